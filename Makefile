@@ -1,0 +1,58 @@
+# swapq: swap device priority queues for Linux 7.3, their admin tools and
+# the harness that builds, boots and tests them. See README.md.
+
+FLAVOR ?= debug
+B := build
+SCRIPTS := scripts
+
+.PHONY: all deps source tree kernel kernel-base tools initramfs check demo \
+	series refresh stress bench clean distclean
+
+all: kernel tools
+
+deps:
+	@bash $(SCRIPTS)/deps.sh
+
+tree: deps
+	@bash $(SCRIPTS)/prepare-tree.sh
+
+# The patched kernel (FLAVOR=debug|vm|bench) and the pristine one.
+kernel: tree
+	@bash $(SCRIPTS)/build-kernel.sh $(FLAVOR)
+
+kernel-base: deps
+	@bash $(SCRIPTS)/prepare-tree.sh pristine
+	@bash $(SCRIPTS)/build-kernel.sh base$(if $(filter debug,$(FLAVOR)),,-$(FLAVOR))
+
+# Programs the tests and the demo run in the guest, collected in build/tests.
+tools: deps
+	@mkdir -p $(B)/tests
+	@$(MAKE) -s -C tests/helpers
+	@cp tests/helpers/swapq-fill $(B)/tests/
+	@if [ -f tools/swapq/Makefile ]; then $(MAKE) -s -C tools/swapq && cp tools/swapq/swapq $(B)/tests/; fi
+
+initramfs: deps
+	@bash $(SCRIPTS)/mkinitramfs.sh
+
+check: kernel tools initramfs
+	@bash tests/run -k $(FLAVOR)
+
+demo:
+	@$(MAKE) -s kernel tools initramfs FLAVOR=vm
+	@bash $(SCRIPTS)/run-vm.sh -k vm -t 900 -a "brd.rd_nr=8 brd.rd_size=262144" -- bash tests/demo.sh
+
+# The series as a reviewer gets it: build/series/*.patch, checkpatch-ed.
+series: tree
+	@bash $(SCRIPTS)/series.sh
+
+# Turn commits made in build/linux back into patches/ and the new files.
+refresh:
+	@bash $(SCRIPTS)/refresh.sh
+
+clean:
+	rm -rf $(B)/obj-* $(B)/mod-* $(B)/tests $(B)/test-results $(B)/vm.* $(B)/series
+	-$(MAKE) -s -C tests/helpers clean
+	-[ -f tools/swapq/Makefile ] && $(MAKE) -s -C tools/swapq clean
+
+distclean:
+	rm -rf $(B)

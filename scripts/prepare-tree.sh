@@ -1,0 +1,74 @@
+#!/bin/bash
+# Lay out the kernel trees under build/:
+#   build/pristine  the unpacked linux-source-7.3 as a git repo, tag "pristine"
+#   build/linux     a worktree on branch "swapq": pristine + our series, one
+#                   commit per line of patches/series (the patch applied with
+#                   git am, plus the new files that line names)
+# Usage: prepare-tree.sh [pristine|patched]
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+b=$top/build
+what=${1:-patched}
+patches=${SWAPQ_PATCHES:-$top/patches}
+tree=${SWAPQ_TREE:-$b/linux}
+git_id=(-c user.name=swapq -c user.email=swapq@localhost)
+
+bash "$top/scripts/fetch-kernel.sh"
+if ! git -C "$b/pristine" rev-parse -q --verify pristine >/dev/null 2>&1; then
+	echo "prepare-tree: unpacking $(cat "$b/kernel-version")"
+	rm -rf "$b/pristine" "$b/linux"
+	mkdir -p "$b/pristine"
+	tar -C "$b/pristine" --strip-components=1 -xf "$b/linux-source-7.3.tar.xz"
+	git -C "$b/pristine" init -q -b base
+	git -C "$b/pristine" add -f -A .
+	git -C "$b/pristine" "${git_id[@]}" commit -q -m "Linux $(cat "$b/kernel-version")"
+	git -C "$b/pristine" tag pristine
+fi
+[ "$what" = pristine ] && exit 0
+
+if [ ! -e "$tree/.git" ]; then
+	rm -rf "$tree"
+	git -C "$b/pristine" worktree prune
+	git -C "$b/pristine" worktree add -q -f --detach "$tree" pristine
+fi
+cd "$tree"
+# Skip the work when the tree already holds exactly this series.
+stamp=$( { cat "$patches/series"; cat "$patches"/*.patch 2>/dev/null
+	   awk '!/^#/ { for (i = 2; i <= NF; i++) print $i }' "$patches/series" |
+		(cd "$top" && xargs -r cat); } | sha1sum | cut -c1-16)
+if [ "$(cat "$(git rev-parse --git-dir)/swapq-series" 2>/dev/null)" = "$stamp" ] &&
+   [ -z "$(git status --porcelain --untracked-files=no)" ]; then
+	echo "prepare-tree: $tree is up to date"
+	exit 0
+fi
+git am --abort >/dev/null 2>&1 || true
+# reset only rewrites files that differ, so unchanged files keep their
+# mtimes and the next build stays incremental
+git reset -q --hard pristine
+git clean -q -fdx
+
+n=0
+while read -r patch newfiles; do
+	case "$patch" in ''|'#'*) continue ;; esac
+	n=$((n + 1))
+	if ! git "${git_id[@]}" am -q --keep-cr "$patches/$patch" 2>"$b/am.log"; then
+		cat "$b/am.log" >&2
+		git am --abort >/dev/null 2>&1 || true
+		echo "prepare-tree: $patch does not apply to $(cat "$b/kernel-version")" >&2
+		exit 1
+	fi
+	if [ -n "$newfiles" ]; then
+		for f in $newfiles; do
+			if [ ! -f "$top/$f" ]; then
+				echo "prepare-tree: patches/series names missing file $f" >&2
+				exit 1
+			fi
+			mkdir -p "$(dirname "$f")"
+			cp "$top/$f" "$f"
+			git add -f "$f"
+		done
+		git "${git_id[@]}" commit -q --amend --no-edit
+	fi
+done < "$patches/series"
+echo "$stamp" > "$(git rev-parse --git-dir)/swapq-series"
+echo "prepare-tree: $(cat "$b/kernel-version") + $n patches in $tree"

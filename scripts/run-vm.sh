@@ -1,0 +1,67 @@
+#!/bin/bash
+# Boot a built kernel under QEMU and run one command in the guest.
+#
+#   run-vm.sh [-k FLAVOR|BZIMAGE] [-s SMP] [-m MEM] [-t TIMEOUT] [-a APPEND]
+#             [-o OUTDIR] -- COMMAND [ARGS...]
+#
+# The guest sees the host root read-only (9p), so COMMAND is a host path; it
+# runs under bash in the current directory, with SWAPQ_OUT naming a writable
+# directory shared with the host (OUTDIR). Exits with COMMAND's status, 124
+# on timeout, or 125 when the guest did not report one. A splat in the kernel
+# log (BUG, WARNING, Oops, lockdep, KASAN, hung task ...) fails the run even
+# when COMMAND succeeded.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+kernel=debug smp=${SWAPQ_SMP:-4} mem=${SWAPQ_MEM:-2048} tmo=1800 append= out=
+while getopts k:s:m:t:a:o: opt; do
+	case $opt in
+	k) kernel=$OPTARG ;; s) smp=$OPTARG ;; m) mem=$OPTARG ;;
+	t) tmo=$OPTARG ;; a) append=$OPTARG ;; o) out=$OPTARG ;;
+	*) exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ "${1:-}" = -- ] && shift
+[ $# -ge 1 ] || { echo "run-vm: no command" >&2; exit 2; }
+
+bz=$kernel
+[ -f "$bz" ] || bz=$top/build/obj-$kernel/arch/x86/boot/bzImage
+[ -f "$bz" ] || { echo "run-vm: no kernel $kernel (make kernel first)" >&2; exit 2; }
+initrd=$top/build/initramfs.cpio.gz
+[ -f "$initrd" ] || bash "$top/scripts/mkinitramfs.sh"
+out=${out:-$(mktemp -d "$top/build/vm.XXXXXX")}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+rm -f "$out"/{console.log,output.log,dmesg}
+{
+	printf 'cd %q || exit 126\n' "$PWD"
+	printf 'export SWAPQ_REPO=%q\n' "$top"
+	printf 'exec'; printf ' %q' "$@"; printf '\n'
+} > "$out/cmd"
+
+: > "$out/output.log"
+timeout -k 10 "$tmo" qemu-system-x86_64 -accel tcg,thread=multi -smp "$smp" -m "$mem" \
+	-display none -monitor none -no-reboot -nodefaults \
+	-kernel "$bz" -initrd "$initrd" \
+	-append "console=ttyS0 panic=-1 swapq.out=$out $append" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
+	-virtfs local,path="$out",mount_tag=outdir,security_model=none \
+	-serial file:"$out/console.log" -serial file:"$out/output.log" &
+qpid=$!
+tail -n +1 -f --pid=$qpid "$out/output.log" | grep --line-buffered -v '^SWAPQ-EXIT ' || true
+qrc=0
+wait $qpid || qrc=$?
+
+rc=$(sed -n 's/^SWAPQ-EXIT \([0-9]*\).*/\1/p' "$out/output.log" | tail -n 1)
+if [ -z "$rc" ]; then
+	if [ $qrc = 124 ]; then
+		echo "run-vm: timed out after ${tmo}s" >&2; rc=124
+	else
+		echo "run-vm: guest ended without a status (qemu $qrc)" >&2; rc=125
+	fi
+fi
+if bash "$top/scripts/splat-check.sh" "$out/console.log"; then :; else
+	echo "run-vm: kernel log of this run: $out/console.log" >&2
+	[ "$rc" = 0 ] && rc=1
+fi
+exit "$rc"

@@ -1,0 +1,42 @@
+#!/bin/bash
+# make demo, inside the VM: swap devices at two priorities (brd and zram),
+# unequal quotas, a swapping workload, and swapq's view before, during and
+# after, including one swapoff under load.
+. "$(dirname "$0")/guest/lib.sh"
+
+show() {
+	echo
+	echo "=== $* ==="
+	if [ -d "$QUEUE" ] && [ -x "$SWAPQ" ]; then
+		"$SWAPQ" status
+	else
+		swapon --show=NAME,TYPE,SIZE,USED,PRIO
+	fi
+}
+
+echo 1G > /sys/block/zram0/disksize
+swap_on "$(ram 0)" 10
+swap_on "$(ram 1)" 10
+swap_on /dev/zram0 10
+swap_on "$(ram 2)" 5
+if [ -d "$QUEUE" ]; then
+	echo 512 > "$QUEUE/devices/0/quota"
+	echo 1536 > "$QUEUE/devices/1/quota"
+	echo "quotas: $(ram 0) 512 pages, $(ram 1) 1536 pages, zram0 default"
+fi
+show "before: rings and quotas"
+
+cg=$(memcg demo 96M)
+in_memcg "$cg" "$FILL" --anon 384M --passes 4 --seed 42 &
+pid=$!
+sleep 8
+show "during: the worker swaps 384M through a 96M memcg"
+[ -x "$SWAPQ" ] && [ -d "$QUEUE" ] && { echo; "$SWAPQ" watch -i 1 -c 3; }
+echo
+echo "=== swapoff $(ram 1) under load ==="
+swapoff "$(ram 1)" && echo "swapoff $(ram 1): done"
+show "after swapoff: the ring lost a member"
+[ -x "$SWAPQ" ] && [ -d "$QUEUE" ] && { echo; "$SWAPQ" cpus; }
+wait $pid
+echo "worker exit status: $?"
+show "after: the workload is done"

@@ -1,0 +1,32 @@
+#!/bin/bash
+# Run guest tests inside the VM: run.sh [TEST...] (default: every NN-*.sh).
+# Each test prints TAP lines; after each one the kernel log it produced is
+# checked for splats, which count as a failure of that test.
+cd "$(dirname "$0")" || exit 2
+here=$PWD
+tmo=${SWAPQ_TEST_TIMEOUT:-900}
+tests=("$@")
+[ ${#tests[@]} -gt 0 ] || tests=([0-9][0-9]-*.sh)
+echo "# guest kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 }' /proc/meminfo) KiB"
+for t in "${tests[@]}"; do
+	t=${t##*/}
+	name=${t%.sh}
+	log=$(mktemp)
+	mark=$(dmesg | wc -l)
+	echo "# $name"
+	start=$(date +%s)
+	timeout -k 10 "$tmo" bash "$here/$t" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	echo "# $name: ${rc} after $(( $(date +%s) - start ))s"
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "not ok - $name: finished within ${tmo}s"
+	elif [ "$rc" != 0 ] && ! grep -q '^not ok' "$log"; then
+		echo "not ok - $name: exited with status $rc"
+	fi
+	if dmesg | tail -n +$((mark + 1)) > "$log" && bash "$here/../../scripts/splat-check.sh" "$log" 2>&1 | sed 's/^/# /'; [ "${PIPESTATUS[0]}" = 0 ]; then
+		echo "ok - $name: kernel log clean"
+	else
+		echo "not ok - $name: kernel log clean"
+	fi
+	rm -f "$log"
+done

@@ -1,0 +1,58 @@
+#!/bin/bash
+# Self-tests of the harness: the VM runner must fail a run whose kernel log
+# shows a splat, pass a clean one, and the tree preparation must stop loudly
+# on a patch that does not apply.  run.sh KERNEL-FLAVOR
+top=$(cd "$(dirname "$0")/../.." && pwd)
+kernel=${1:-debug}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; git -C "$top/build/pristine" worktree remove -f "$tmp/tree" 2>/dev/null' EXIT
+
+# 1. a clean run passes and returns the command's status
+bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm1" -- \
+	bash -c 'grep -q " /sys/fs/cgroup cgroup2" /proc/mounts && grep -q debugfs /proc/mounts && test -b /dev/ram0 && exit 7' \
+	> "$tmp/clean.log" 2>&1
+rc=$?
+[ $rc = 7 ] && echo "ok - VM runner returns the guest command's status (cgroup2, debugfs, brd present)" ||
+	{ echo "not ok - VM runner returns the guest command's status (got $rc)"; sed 's/^/# /' "$tmp/clean.log"; }
+
+# 2. a kernel WARNING fails the run even though the command succeeded
+bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2" -- \
+	bash -c "modprobe -d '$top/build/mod-$kernel' lkdtm && echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT; exit 0" \
+	> "$tmp/warn.log" 2>&1
+rc=$?
+if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$tmp/warn.log" && grep -q 'WARNING:' "$tmp/warn.log"; then
+	echo "ok - VM runner fails a run whose kernel log has a WARNING"
+else
+	echo "not ok - VM runner fails a run whose kernel log has a WARNING (status $rc)"
+	sed 's/^/# /' "$tmp/warn.log"
+fi
+
+# 3. a patch that does not apply stops the tree preparation, naming it
+mkdir -p "$tmp/patches"
+cat > "$tmp/patches/0001-broken.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: swapq <swapq@localhost>
+Subject: [PATCH] broken on purpose
+
+---
+ mm/swapfile.c | 2 +-
+ 1 file changed, 1 insertion(+), 1 deletion(-)
+
+diff --git a/mm/swapfile.c b/mm/swapfile.c
+--- a/mm/swapfile.c
++++ b/mm/swapfile.c
+@@ -1,3 +1,3 @@
+-this line is not in swapfile.c
++neither is this one
+ at all
+ nor this
+PATCH
+echo "0001-broken.patch" > "$tmp/patches/series"
+SWAPQ_PATCHES=$tmp/patches SWAPQ_TREE=$tmp/tree bash "$top/scripts/prepare-tree.sh" > "$tmp/prep.log" 2>&1
+rc=$?
+if [ $rc != 0 ] && grep -q '0001-broken.patch does not apply' "$tmp/prep.log"; then
+	echo "ok - a patch that does not apply stops the build, named"
+else
+	echo "not ok - a patch that does not apply stops the build, named (status $rc)"
+	sed 's/^/# /' "$tmp/prep.log"
+fi

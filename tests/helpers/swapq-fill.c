@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapq-fill: fill memory with a pattern derived from each word's address and
+ * a seed, push it out to swap (by exceeding a memcg limit or explicitly with
+ * MADV_PAGEOUT), read it back and verify every byte.
+ *
+ * Usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--file PATH --size SIZE]
+ *                   [--seed N] [--passes N] [--pageout] [--stop-after-fill]
+ *                   [--quiet]
+ * SIZE takes K, M or G. Exit status: 0 verified, 1 mismatch, 2 usage or
+ * system error.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <getopt.h>
+
+#ifndef MADV_PAGEOUT
+#define MADV_PAGEOUT 21
+#endif
+
+struct region {
+	const char *what;
+	uint64_t *mem;
+	size_t len;
+};
+
+static int quiet;
+
+static uint64_t pattern(uint64_t seed, const void *addr)
+{
+	uint64_t z = seed + (uintptr_t)addr * 0x9e3779b97f4a7c15ULL;
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static int swap_devices(void)
+{
+	FILE *f = fopen("/proc/swaps", "r");
+	char line[512];
+	int n = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	fclose(f);
+	return n;
+}
+
+static size_t parse_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		goto bad;
+	switch (*end) {
+	case 'G': case 'g': v <<= 10; /* fall through */
+	case 'M': case 'm': v <<= 10; /* fall through */
+	case 'K': case 'k': v <<= 10; end++; break;
+	case '\0': break;
+	default: goto bad;
+	}
+	if (*end || !v)
+		goto bad;
+	return v;
+bad:
+	fprintf(stderr, "swapq-fill: bad size '%s'\n", s);
+	exit(2);
+}
+
+static void fill(struct region *r, uint64_t seed)
+{
+	size_t i, n = r->len / sizeof(uint64_t);
+
+	for (i = 0; i < n; i++)
+		r->mem[i] = pattern(seed, &r->mem[i]);
+}
+
+static long verify(struct region *r, uint64_t seed)
+{
+	size_t i, n = r->len / sizeof(uint64_t);
+	long bad = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t want = pattern(seed, &r->mem[i]);
+
+		if (r->mem[i] == want)
+			continue;
+		if (bad++ < 10)
+			fprintf(stderr,
+				"swapq-fill: MISMATCH %s at %p (offset %zu): want %016" PRIx64
+				" got %016" PRIx64 ", %d swap devices\n",
+				r->what, (void *)&r->mem[i], i * sizeof(uint64_t),
+				want, r->mem[i], swap_devices());
+	}
+	return bad;
+}
+
+static void *map_shmem(const char *path, size_t len)
+{
+	int fd;
+	void *p;
+
+	if (path)
+		fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+	else
+		fd = memfd_create("swapq-fill", 0);
+	if (fd < 0 || ftruncate(fd, len)) {
+		perror("swapq-fill: shmem");
+		exit(2);
+	}
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	return p;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "anon", required_argument, NULL, 'a' },
+		{ "shmem", required_argument, NULL, 's' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "size", required_argument, NULL, 'z' },
+		{ "seed", required_argument, NULL, 'S' },
+		{ "passes", required_argument, NULL, 'p' },
+		{ "pageout", no_argument, NULL, 'o' },
+		{ "stop-after-fill", no_argument, NULL, 'T' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct region r[3];
+	int nr = 0, i, c, passes = 1, pass, pageout = 0, stop = 0;
+	size_t anon = 0, shmem = 0, fsize = 0;
+	const char *file = NULL;
+	uint64_t seed = getpid();
+	long bad = 0;
+
+	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (c) {
+		case 'a': anon = parse_size(optarg); break;
+		case 's': shmem = parse_size(optarg); break;
+		case 'f': file = optarg; break;
+		case 'z': fsize = parse_size(optarg); break;
+		case 'S': seed = strtoull(optarg, NULL, 0); break;
+		case 'p': passes = atoi(optarg); break;
+		case 'o': pageout = 1; break;
+		case 'T': stop = 1; break;
+		case 'q': quiet = 1; break;
+		default: return 2;
+		}
+	}
+	if ((!anon && !shmem && !file) || passes < 1 || (file && !fsize)) {
+		fprintf(stderr, "usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--file PATH --size SIZE] [--seed N] [--passes N] [--pageout] [--stop-after-fill] [--quiet]\n");
+		return 2;
+	}
+	if (anon) {
+		r[nr] = (struct region){ "anon",
+			mmap(NULL, anon, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), anon };
+		nr++;
+	}
+	if (shmem)
+		r[nr++] = (struct region){ "shmem", map_shmem(NULL, shmem), shmem };
+	if (file)
+		r[nr++] = (struct region){ "file", map_shmem(file, fsize), fsize };
+	for (i = 0; i < nr; i++) {
+		if (r[i].mem == MAP_FAILED) {
+			perror("swapq-fill: mmap");
+			return 2;
+		}
+	}
+
+	for (pass = 0; pass < passes; pass++) {
+		uint64_t s = seed + pass;
+
+		for (i = 0; i < nr; i++) {
+			fill(&r[i], s);
+			if (pageout && madvise(r[i].mem, r[i].len, MADV_PAGEOUT))
+				perror("swapq-fill: MADV_PAGEOUT");
+		}
+		if (stop && pass == passes - 1)
+			raise(SIGSTOP);
+		for (i = 0; i < nr; i++)
+			bad += verify(&r[i], s);
+		if (bad)
+			break;
+	}
+	if (!quiet || bad)
+		printf("swapq-fill: %s: %d of %d passes, %zu MiB, %ld mismatched words\n",
+		       bad ? "FAILED" : "verified", bad ? pass + 1 : pass, passes,
+		       (anon + shmem + fsize) >> 20, bad);
+	return bad ? 1 : 0;
+}

@@ -1,0 +1,722 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapq - read the swap queue state from sysfs, debugfs and /proc/swaps
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "swapq.h"
+
+/* How often to re-read sysfs when a publish happens while we read it. */
+#define LOAD_RETRIES	10
+
+/* Tokens on one debugfs line: "ring <r> prio <p> members" + members. */
+#define MAX_TOKENS	(5 + SWAPQ_MAX_TYPES + 1)
+
+/*
+ * Errors met while loading sysfs are kept here rather than printed,
+ * because a concurrent publish may make them go away on a retry.
+ */
+static char load_error[PATH_MAX + 256];
+
+static int fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(load_error, sizeof(load_error), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+/* Report a failed read of a file that must exist. */
+static int fail_read(const char *path, int err)
+{
+	if (err == -ENOENT)
+		return fail(SWAPQ_EXIT_BADDATA, "%s: missing", path);
+	if (err == -EBADMSG)
+		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed content", path);
+	return fail(errno_to_exit(-err), "cannot read %s: %s",
+		    path, strerror(-err));
+}
+
+static int queue_path(char *buf, size_t size, const char *root,
+		      const char *rel)
+{
+	if (make_path(buf, size, root, SWAPQ_QUEUE_DIR "/%s", rel))
+		return fail(SWAPQ_EXIT_USAGE, "sysroot path too long");
+	return 0;
+}
+
+static int read_queue_file(const char *root, const char *rel,
+			   char *path, size_t size, char **bufp)
+{
+	int rc;
+
+	rc = queue_path(path, size, root, rel);
+	if (rc)
+		return rc;
+	rc = read_file(path, bufp);
+	if (rc)
+		return fail_read(path, rc);
+	return 0;
+}
+
+static int read_u64(const char *root, const char *rel,
+		    unsigned long long max, unsigned long long *res)
+{
+	char path[PATH_MAX], *buf;
+	int rc;
+
+	rc = read_queue_file(root, rel, path, sizeof(path), &buf);
+	if (rc)
+		return rc;
+	rc = parse_value_u64(buf, max, res);
+	free(buf);
+	if (rc)
+		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+	return 0;
+}
+
+static int read_s64(const char *root, const char *rel, long long *res)
+{
+	char path[PATH_MAX], *buf;
+	size_t len;
+	int rc;
+
+	rc = read_queue_file(root, rel, path, sizeof(path), &buf);
+	if (rc)
+		return rc;
+	len = strlen(buf);
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	rc = parse_s64(buf, res);
+	free(buf);
+	if (rc)
+		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+	return 0;
+}
+
+/* A one-line string value; the trailing newline is removed. */
+static int read_string(const char *root, const char *rel, char **res)
+{
+	char path[PATH_MAX], *buf;
+	size_t len;
+	int rc;
+
+	rc = read_queue_file(root, rel, path, sizeof(path), &buf);
+	if (rc)
+		return rc;
+	len = strlen(buf);
+	if (len && buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (!len || strchr(buf, '\n')) {
+		free(buf);
+		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+	}
+	*res = buf;
+	return 0;
+}
+
+static struct swapq_ring *add_ring(struct swapq_ring **rings, unsigned int *nr)
+{
+	struct swapq_ring *r;
+
+	*rings = xreallocarray(*rings, *nr + 1, sizeof(**rings));
+	r = &(*rings)[(*nr)++];
+	memset(r, 0, sizeof(*r));
+	return r;
+}
+
+/* Add swap type @tok to @ring, refusing duplicates across all rings. */
+static int add_member(struct swapq_ring *ring, const char *tok, bool *seen)
+{
+	unsigned long long type;
+
+	if (parse_u64(tok, SWAPQ_MAX_TYPES - 1, &type) || seen[type])
+		return -EINVAL;
+	seen[type] = true;
+	ring->members[ring->nr++] = type;
+	return 0;
+}
+
+/*
+ * queue/rings: one line per ring, highest priority first,
+ * "<prio>: <type> <type> ...".
+ */
+static int parse_rings(const char *path, char *buf, struct swapq_state *st)
+{
+	bool seen[SWAPQ_MAX_TYPES] = { false };
+	char *next = buf, *line;
+	unsigned int lineno = 0;
+
+	while ((line = strsep(&next, "\n"))) {
+		struct swapq_ring *ring;
+		char *colon, *tok, *save;
+		long long prio;
+
+		lineno++;
+		if (!*line && !next)
+			break;		/* after the final newline */
+
+		colon = strchr(line, ':');
+		if (!colon)
+			goto bad;
+		*colon = '\0';
+		if (parse_s64(line, &prio))
+			goto bad;
+		if (st->nr_rings && prio >= st->rings[st->nr_rings - 1].prio)
+			goto bad;	/* not in descending priority order */
+
+		ring = add_ring(&st->rings, &st->nr_rings);
+		ring->prio = prio;
+		for (tok = strtok_r(colon + 1, " \t", &save); tok;
+		     tok = strtok_r(NULL, " \t", &save)) {
+			if (add_member(ring, tok, seen))
+				goto bad;
+		}
+	}
+	return 0;
+bad:
+	return fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line", path, lineno);
+}
+
+static int load_rings(const char *root, struct swapq_state *st)
+{
+	char path[PATH_MAX], *buf;
+	int rc;
+
+	rc = read_queue_file(root, "rings", path, sizeof(path), &buf);
+	if (rc)
+		return rc;
+	rc = parse_rings(path, buf, st);
+	free(buf);
+	return rc;
+}
+
+/* "devices/<type>/<name>", relative to the queue directory. */
+static const char *dev_file(char *rel, size_t size, int type, const char *name)
+{
+	snprintf(rel, size, "devices/%d/%s", type, name);
+	return rel;
+}
+
+static int load_device(const char *root, struct swapq_state *st, int type)
+{
+	struct swapq_dev *dev = &st->devs[type];
+	unsigned long long ring, position, available;
+	char rel[64];
+	int rc;
+
+	dev->present = true;
+	dev->type = type;
+	st->nr_devs++;
+
+	rc = read_string(root, dev_file(rel, sizeof(rel), type, "path"),
+			 &dev->path);
+	if (!rc)
+		rc = read_s64(root, dev_file(rel, sizeof(rel), type, "priority"),
+			      &dev->prio);
+	if (!rc)
+		rc = read_u64(root, dev_file(rel, sizeof(rel), type, "ring"),
+			      UINT_MAX, &ring);
+	if (!rc)
+		rc = read_u64(root, dev_file(rel, sizeof(rel), type, "position"),
+			      UINT_MAX, &position);
+	if (!rc)
+		rc = read_u64(root, dev_file(rel, sizeof(rel), type, "quota"),
+			      ULLONG_MAX, &dev->quota);
+	if (!rc)
+		rc = read_u64(root, dev_file(rel, sizeof(rel), type, "available"),
+			      1, &available);
+	if (!rc)
+		rc = read_u64(root, dev_file(rel, sizeof(rel), type, "allocated"),
+			      ULLONG_MAX, &dev->allocated);
+	if (rc)
+		return rc;
+
+	dev->ring = ring;
+	dev->position = position;
+	dev->available = available;
+	return 0;
+}
+
+static int load_devices(const char *root, struct swapq_state *st)
+{
+	char path[PATH_MAX];
+	struct dirent *d;
+	DIR *dir;
+	int rc = 0;
+
+	rc = queue_path(path, sizeof(path), root, "devices");
+	if (rc)
+		return rc;
+	dir = opendir(path);
+	if (!dir)
+		return fail_read(path, -errno);
+
+	while ((d = readdir(dir))) {
+		unsigned long long type;
+
+		if (d->d_name[0] == '.')
+			continue;
+		if (parse_u64(d->d_name, SWAPQ_MAX_TYPES - 1, &type)) {
+			rc = fail(SWAPQ_EXIT_BADDATA, "%s/%s: unexpected entry",
+				  path, d->d_name);
+			break;
+		}
+		rc = load_device(root, st, type);
+		if (rc)
+			break;
+	}
+	closedir(dir);
+	return rc;
+}
+
+/* Every device must sit where the rings file puts it, and vice versa. */
+static int check_consistency(const char *root, struct swapq_state *st)
+{
+	unsigned int r, i;
+	int type;
+
+	for (type = 0; type < SWAPQ_MAX_TYPES; type++) {
+		struct swapq_dev *dev = &st->devs[type];
+
+		if (!dev->present)
+			continue;
+		if (dev->ring >= st->nr_rings ||
+		    dev->position >= st->rings[dev->ring].nr ||
+		    st->rings[dev->ring].members[dev->position] != type)
+			return fail(SWAPQ_EXIT_BADDATA,
+				    "%s%s: device %d (ring %u position %u) does not match the rings file",
+				    root, SWAPQ_QUEUE_DIR, type, dev->ring,
+				    dev->position);
+	}
+	for (r = 0; r < st->nr_rings; r++) {
+		for (i = 0; i < st->rings[r].nr; i++) {
+			type = st->rings[r].members[i];
+			if (!st->devs[type].present)
+				return fail(SWAPQ_EXIT_BADDATA,
+					    "%s%s: ring %u lists type %d, which has no device directory",
+					    root, SWAPQ_QUEUE_DIR, r, type);
+		}
+	}
+	return 0;
+}
+
+/* Split @line at blanks into at most @max tokens; -1 if there are more. */
+static int split(char *line, char **tok, int max)
+{
+	char *save, *t;
+	int n = 0;
+
+	for (t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (n == max)
+			return -1;
+		tok[n++] = t;
+	}
+	return n;
+}
+
+static void unescape_path(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * /proc/swaps gives SIZE and USED. It is optional: without it those
+ * columns stay empty.
+ */
+static int load_proc_swaps(const char *root, struct swapq_state *st)
+{
+	char path[PATH_MAX], *buf, *next, *line;
+	unsigned int lineno = 0;
+	int rc;
+
+	if (make_path(path, sizeof(path), root, "%s", SWAPQ_PROC_SWAPS))
+		return fail(SWAPQ_EXIT_USAGE, "sysroot path too long");
+	rc = read_file(path, &buf);
+	if (rc == -ENOENT)
+		return 0;
+	if (rc)
+		return fail_read(path, rc);
+
+	next = buf;
+	while ((line = strsep(&next, "\n"))) {
+		char *f[5];
+		unsigned long long size, used;
+		long long prio;
+		int n, type;
+
+		if (++lineno == 1 || !*line)
+			continue;	/* header */
+
+		n = split(line, f, 5);
+		if (n != 5 ||
+		    parse_u64(f[2], ULLONG_MAX, &size) ||
+		    parse_u64(f[3], ULLONG_MAX, &used) ||
+		    parse_s64(f[4], &prio)) {
+			free(buf);
+			return fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line",
+				    path, lineno);
+		}
+		unescape_path(f[0]);
+
+		for (type = 0; type < SWAPQ_MAX_TYPES; type++) {
+			struct swapq_dev *dev = &st->devs[type];
+
+			if (dev->present && !strcmp(dev->path, f[0])) {
+				dev->in_swaps = true;
+				dev->size_kib = size;
+				dev->used_kib = used;
+			}
+		}
+	}
+	free(buf);
+	return 0;
+}
+
+int swapq_check_feature(const char *root)
+{
+	char path[PATH_MAX];
+	struct stat sb;
+
+	if (make_path(path, sizeof(path), root, "%s", SWAPQ_QUEUE_DIR)) {
+		swapq_err("sysroot path too long");
+		return SWAPQ_EXIT_USAGE;
+	}
+	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+		return 0;
+	if (errno == EACCES || errno == EPERM) {
+		swapq_err("cannot access %s: %s", path, strerror(errno));
+		return SWAPQ_EXIT_PERM;
+	}
+	swapq_err("swap priority queues are not supported by this kernel (no %s)",
+		  path);
+	return SWAPQ_EXIT_NOFEATURE;
+}
+
+void swapq_free_state(struct swapq_state *st)
+{
+	int i;
+
+	for (i = 0; i < SWAPQ_MAX_TYPES; i++)
+		free(st->devs[i].path);
+	free(st->rings);
+	memset(st, 0, sizeof(*st));
+}
+
+static int load_once(const char *root, struct swapq_state *st)
+{
+	int rc;
+
+	rc = read_u64(root, "default_quota", ULLONG_MAX, &st->default_quota);
+	if (!rc)
+		rc = load_rings(root, st);
+	if (!rc)
+		rc = load_devices(root, st);
+	if (!rc)
+		rc = check_consistency(root, st);
+	return rc;
+}
+
+/*
+ * Read a consistent snapshot: the generation must be the same before
+ * and after reading everything, else a publish raced with us.
+ */
+int swapq_load_state(const char *root, struct swapq_state *st)
+{
+	unsigned long long gen0 = 0, gen1;
+	int rc, tries;
+
+	memset(st, 0, sizeof(*st));
+	for (tries = 0; ; tries++) {
+		rc = read_u64(root, "generation", ULLONG_MAX, &gen0);
+		if (rc)
+			break;
+		rc = load_once(root, st);
+		if (rc && rc != SWAPQ_EXIT_BADDATA)
+			break;
+		if (read_u64(root, "generation", ULLONG_MAX, &gen1)) {
+			rc = rc ? rc : SWAPQ_EXIT_BADDATA;
+			break;
+		}
+		if (gen0 == gen1 || tries == LOAD_RETRIES)
+			break;
+		swapq_free_state(st);
+	}
+	st->generation = gen0;
+
+	if (!rc)
+		rc = load_proc_swaps(root, st);
+	if (rc) {
+		swapq_err("%s", load_error);
+		swapq_free_state(st);
+	}
+	return rc;
+}
+
+/*
+ * Find a device by swap type number or by path. A path that does not
+ * match literally is also tried after resolving symlinks.
+ */
+struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name)
+{
+	unsigned long long type;
+	char *real;
+	int i;
+
+	if (!parse_u64(name, ULLONG_MAX, &type)) {
+		if (type < SWAPQ_MAX_TYPES && st->devs[type].present)
+			return &st->devs[type];
+		return NULL;
+	}
+	for (i = 0; i < SWAPQ_MAX_TYPES; i++)
+		if (st->devs[i].present && !strcmp(st->devs[i].path, name))
+			return &st->devs[i];
+
+	real = realpath(name, NULL);
+	if (!real)
+		return NULL;
+	for (i = 0; i < SWAPQ_MAX_TYPES; i++)
+		if (st->devs[i].present && !strcmp(st->devs[i].path, real))
+			break;
+	free(real);
+	return i < SWAPQ_MAX_TYPES ? &st->devs[i] : NULL;
+}
+
+/*
+ * Write @value to queue/<relpath>. @what names the target in messages.
+ */
+int swapq_write_quota(const char *root, const char *relpath,
+		      const char *what, unsigned long long value)
+{
+	char path[PATH_MAX], buf[32];
+	ssize_t n;
+	int fd, len, err;
+
+	if (make_path(path, sizeof(path), root, SWAPQ_QUEUE_DIR "/%s", relpath)) {
+		swapq_err("sysroot path too long");
+		return SWAPQ_EXIT_USAGE;
+	}
+	len = snprintf(buf, sizeof(buf), "%llu\n", value);
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		goto error;
+	}
+	n = write(fd, buf, len);
+	err = n < 0 ? errno : 0;
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && n != len)
+		err = EIO;
+	if (!err)
+		return 0;
+error:
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		swapq_err("cannot set quota of %s: %s (root required)",
+			  what, strerror(err));
+		return SWAPQ_EXIT_PERM;
+	case ENOENT:
+	case ENODEV:
+		swapq_err("cannot set quota of %s: device is being swapped off",
+			  what);
+		return SWAPQ_EXIT_NODEV;
+	default:
+		swapq_err("cannot set quota of %s: %s", what, strerror(err));
+		return SWAPQ_EXIT_SYSERR;
+	}
+}
+
+/* ---- debugfs ---- */
+
+/* Expect "<key> <value>" at tok[i], tok[i + 1]. */
+static bool kv(char **tok, int i, const char *key, unsigned long long max,
+	       unsigned long long *res)
+{
+	return !strcmp(tok[i], key) && !parse_u64(tok[i + 1], max, res);
+}
+
+static int parse_debug_line(char **tok, int n, struct swapq_debug *dbg,
+			    bool *have_gen)
+{
+	unsigned long long a, b, c, d, e, f;
+	long long prio;
+	int i;
+
+	if (!strcmp(tok[0], "generation")) {
+		if (n != 2 || parse_u64(tok[1], ULLONG_MAX, &dbg->generation))
+			return -EINVAL;
+		*have_gen = true;
+	} else if (!strcmp(tok[0], "ring")) {
+		bool seen[SWAPQ_MAX_TYPES] = { false };
+		struct swapq_ring *ring;
+
+		if (n < 5 || parse_u64(tok[1], UINT_MAX, &a) ||
+		    a != dbg->nr_rings || strcmp(tok[2], "prio") ||
+		    parse_s64(tok[3], &prio) || strcmp(tok[4], "members"))
+			return -EINVAL;
+		ring = add_ring(&dbg->rings, &dbg->nr_rings);
+		ring->prio = prio;
+		for (i = 5; i < n; i++)
+			if (add_member(ring, tok[i], seen))
+				return -EINVAL;
+	} else if (!strcmp(tok[0], "device")) {
+		if (n != 12 || parse_u64(tok[1], SWAPQ_MAX_TYPES - 1, &a) ||
+		    !kv(tok, 2, "ring", UINT_MAX, &b) ||
+		    !kv(tok, 4, "position", UINT_MAX, &c) ||
+		    !kv(tok, 6, "quota", ULLONG_MAX, &d) ||
+		    !kv(tok, 8, "available", 1, &e) ||
+		    !kv(tok, 10, "allocated", ULLONG_MAX, &f))
+			return -EINVAL;
+	} else if (!strcmp(tok[0], "cpu")) {
+		struct swapq_cpu *cpu;
+
+		if (n != 8 || parse_u64(tok[1], UINT_MAX, &a) ||
+		    !kv(tok, 2, "ring", UINT_MAX, &b) ||
+		    !kv(tok, 4, "position", UINT_MAX, &c) ||
+		    !kv(tok, 6, "left", ULLONG_MAX, &d))
+			return -EINVAL;
+		dbg->cpus = xreallocarray(dbg->cpus, dbg->nr_cpus + 1,
+					  sizeof(*dbg->cpus));
+		cpu = &dbg->cpus[dbg->nr_cpus++];
+		cpu->cpu = a;
+		cpu->ring = b;
+		cpu->position = c;
+		cpu->left = d;
+	} else if (!strcmp(tok[0], "stat")) {
+		struct swapq_stat *stat;
+
+		if (n != 3 || parse_u64(tok[2], ULLONG_MAX, &a))
+			return -EINVAL;
+		dbg->stats = xreallocarray(dbg->stats, dbg->nr_stats + 1,
+					   sizeof(*dbg->stats));
+		stat = &dbg->stats[dbg->nr_stats++];
+		stat->name = xstrdup(tok[1]);
+		stat->value = a;
+	}
+	/* Unknown records are skipped, for newer kernels. */
+	return 0;
+}
+
+static int parse_debug(const char *path, char *buf, struct swapq_debug *dbg)
+{
+	char *tok[MAX_TOKENS], *next = buf, *line;
+	unsigned int lineno = 0, i;
+	bool have_gen = false;
+
+	while ((line = strsep(&next, "\n"))) {
+		int n;
+
+		lineno++;
+		n = split(line, tok, MAX_TOKENS);
+		if (n == 0 && !next)
+			break;		/* after the final newline */
+		if (n <= 0 || parse_debug_line(tok, n, dbg, &have_gen))
+			return fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line",
+				    path, lineno);
+	}
+	if (!have_gen)
+		return fail(SWAPQ_EXIT_BADDATA, "%s: no generation record", path);
+	for (i = 0; i < dbg->nr_cpus; i++)
+		if (dbg->cpus[i].ring >= dbg->nr_rings)
+			return fail(SWAPQ_EXIT_BADDATA,
+				    "%s: cpu %u refers to unknown ring %u",
+				    path, dbg->cpus[i].cpu, dbg->cpus[i].ring);
+	return 0;
+}
+
+static bool dir_is_empty(const char *path)
+{
+	struct dirent *d;
+	DIR *dir = opendir(path);
+	bool empty = true;
+
+	if (!dir)
+		return true;
+	while ((d = readdir(dir)))
+		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..")) {
+			empty = false;
+			break;
+		}
+	closedir(dir);
+	return empty;
+}
+
+int swapq_load_debug(const char *root, struct swapq_debug *dbg)
+{
+	char path[PATH_MAX], dir[PATH_MAX], *buf;
+	int rc;
+
+	memset(dbg, 0, sizeof(*dbg));
+	if (make_path(path, sizeof(path), root, "%s", SWAPQ_DEBUGFS_FILE) ||
+	    make_path(dir, sizeof(dir), root, "%s", SWAPQ_DEBUGFS_DIR)) {
+		swapq_err("sysroot path too long");
+		return SWAPQ_EXIT_USAGE;
+	}
+
+	rc = read_file(path, &buf);
+	if (rc == -ENOENT || rc == -ENOTDIR) {
+		if (dir_is_empty(dir))
+			swapq_err("debugfs is not mounted on %s (try: mount -t debugfs none %s)",
+				  dir, SWAPQ_DEBUGFS_DIR);
+		else
+			swapq_err("%s: not found (kernel built without swap queue debugfs support?)",
+				  path);
+		return SWAPQ_EXIT_NODEBUGFS;
+	}
+	if (rc == -EACCES || rc == -EPERM) {
+		swapq_err("cannot read %s: %s (debugfs is readable by root only)",
+			  path, strerror(-rc));
+		return SWAPQ_EXIT_PERM;
+	}
+	if (rc) {
+		rc = fail_read(path, rc);
+	} else {
+		rc = parse_debug(path, buf, dbg);
+		free(buf);
+	}
+	if (rc) {
+		swapq_err("%s", load_error);
+		swapq_free_debug(dbg);
+	}
+	return rc;
+}
+
+void swapq_free_debug(struct swapq_debug *dbg)
+{
+	unsigned int i;
+
+	for (i = 0; i < dbg->nr_stats; i++)
+		free(dbg->stats[i].name);
+	free(dbg->stats);
+	free(dbg->cpus);
+	free(dbg->rings);
+	memset(dbg, 0, sizeof(*dbg));
+}

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * swapq - inspect and tune swap device priority queues
+ */
+#ifndef SWAPQ_H
+#define SWAPQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Exit codes, documented in swapq.8. */
+enum {
+	SWAPQ_EXIT_OK		= 0,	/* success */
+	SWAPQ_EXIT_USAGE	= 1,	/* bad option, argument or number */
+	SWAPQ_EXIT_NOFEATURE	= 2,	/* no /sys/kernel/mm/swap/queue */
+	SWAPQ_EXIT_NODEBUGFS	= 3,	/* debugfs or its swap/queue file missing */
+	SWAPQ_EXIT_PERM		= 4,	/* permission denied */
+	SWAPQ_EXIT_NODEV	= 5,	/* unknown device, or device going away */
+	SWAPQ_EXIT_BADDATA	= 6,	/* malformed or missing kernel data */
+	SWAPQ_EXIT_SYSERR	= 7,	/* any other system error */
+};
+
+#define SWAPQ_MAX_TYPES		32	/* MAX_SWAPFILES */
+#define SWAPQ_QUOTA_MIN		1ULL
+#define SWAPQ_QUOTA_MAX		1048576ULL
+
+#define SWAPQ_QUEUE_DIR		"/sys/kernel/mm/swap/queue"
+#define SWAPQ_DEBUGFS_DIR	"/sys/kernel/debug"
+#define SWAPQ_DEBUGFS_FILE	"/sys/kernel/debug/swap/queue"
+#define SWAPQ_PROC_SWAPS	"/proc/swaps"
+
+struct swapq_ring {
+	long long prio;
+	unsigned int nr;			/* number of members */
+	int members[SWAPQ_MAX_TYPES];		/* swap types, ring order */
+};
+
+struct swapq_dev {
+	bool present;
+	int type;
+	char *path;
+	long long prio;
+	unsigned int ring;
+	unsigned int position;
+	unsigned long long quota;
+	bool available;
+	unsigned long long allocated;
+
+	/* from /proc/swaps, matched by path */
+	bool in_swaps;
+	unsigned long long size_kib;
+	unsigned long long used_kib;
+};
+
+/* A consistent snapshot of /sys/kernel/mm/swap/queue. */
+struct swapq_state {
+	unsigned long long generation;
+	unsigned long long default_quota;
+	unsigned int nr_rings;
+	struct swapq_ring *rings;		/* highest priority first */
+	unsigned int nr_devs;
+	struct swapq_dev devs[SWAPQ_MAX_TYPES];	/* indexed by swap type */
+};
+
+struct swapq_cpu {
+	unsigned int cpu;
+	unsigned int ring;
+	unsigned int position;
+	unsigned long long left;
+};
+
+struct swapq_stat {
+	char *name;
+	unsigned long long value;
+};
+
+/* The parsed content of /sys/kernel/debug/swap/queue. */
+struct swapq_debug {
+	unsigned long long generation;
+	unsigned int nr_rings;
+	struct swapq_ring *rings;
+	unsigned int nr_cpus;
+	struct swapq_cpu *cpus;
+	unsigned int nr_stats;
+	struct swapq_stat *stats;
+};
+
+/* util.c */
+void swapq_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void *xzalloc(size_t size);
+void *xreallocarray(void *ptr, size_t nmemb, size_t size);
+char *xstrdup(const char *s);
+int errno_to_exit(int err);
+int make_path(char *buf, size_t size, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int read_file(const char *path, char **bufp);
+int parse_u64(const char *s, unsigned long long max, unsigned long long *res);
+int parse_s64(const char *s, long long *res);
+int parse_value_u64(char *buf, unsigned long long max, unsigned long long *res);
+void size_to_human(unsigned long long bytes, char *buf, size_t len);
+
+/* queue.c */
+int swapq_check_feature(const char *root);
+int swapq_load_state(const char *root, struct swapq_state *st);
+void swapq_free_state(struct swapq_state *st);
+int swapq_load_debug(const char *root, struct swapq_debug *dbg);
+void swapq_free_debug(struct swapq_debug *dbg);
+struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name);
+int swapq_write_quota(const char *root, const char *relpath,
+		      const char *what, unsigned long long value);
+
+#endif /* SWAPQ_H */

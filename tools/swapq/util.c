@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * swapq - helpers: messages, allocation, file reading, number parsing
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "swapq.h"
+
+/* Kernel files we read are small; refuse anything absurd. */
+#define READ_FILE_MAX	(64 << 20)
+
+void swapq_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("swapq: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void oom(void)
+{
+	swapq_err("out of memory");
+	exit(SWAPQ_EXIT_SYSERR);
+}
+
+void *xzalloc(size_t size)
+{
+	void *p = calloc(1, size);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+void *xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	void *p = reallocarray(ptr, nmemb, size);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		oom();
+	return p;
+}
+
+int errno_to_exit(int err)
+{
+	switch (err) {
+	case EACCES:
+	case EPERM:
+		return SWAPQ_EXIT_PERM;
+	case EBADMSG:
+		return SWAPQ_EXIT_BADDATA;
+	default:
+		return SWAPQ_EXIT_SYSERR;
+	}
+}
+
+/*
+ * Build "<root><path>" into @buf. Returns 0, or -ENAMETOOLONG.
+ */
+int make_path(char *buf, size_t size, const char *root, const char *fmt, ...)
+{
+	size_t len = strlen(root);
+	va_list ap;
+	int n;
+
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, root, len);
+	va_start(ap, fmt);
+	n = vsnprintf(buf + len, size - len, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= size - len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * Read a whole file into a NUL-terminated buffer. Returns 0, or a
+ * negative errno; -EBADMSG if the file contains NUL bytes or is huge.
+ */
+int read_file(const char *path, char **bufp)
+{
+	size_t len = 0, size = 4096;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+
+	buf = xzalloc(size);
+	for (;;) {
+		ssize_t n;
+
+		if (len + 1 >= size) {
+			if (size >= READ_FILE_MAX) {
+				free(buf);
+				close(fd);
+				return -EBADMSG;
+			}
+			size *= 2;
+			buf = xreallocarray(buf, size, 1);
+		}
+		n = read(fd, buf + len, size - len - 1);
+		if (n < 0) {
+			int err = errno;
+
+			if (err == EINTR)
+				continue;
+			free(buf);
+			close(fd);
+			return -err;
+		}
+		if (n == 0)
+			break;
+		len += n;
+	}
+	close(fd);
+	buf[len] = '\0';
+
+	if (strlen(buf) != len) {
+		free(buf);
+		return -EBADMSG;
+	}
+	*bufp = buf;
+	return 0;
+}
+
+/*
+ * Strict unsigned decimal: digits only, no sign, no blanks, at most @max.
+ * Returns 0, -EINVAL for a malformed string, or -ERANGE.
+ */
+int parse_u64(const char *s, unsigned long long max, unsigned long long *res)
+{
+	unsigned long long v = 0;
+
+	if (!s || !*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		unsigned int d;
+
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		d = *s - '0';
+		if (v > (ULLONG_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	if (v > max)
+		return -ERANGE;
+	*res = v;
+	return 0;
+}
+
+/* Strict signed decimal: an optional '-' followed by digits. */
+int parse_s64(const char *s, long long *res)
+{
+	unsigned long long v;
+	bool neg = false;
+	int rc;
+
+	if (s && *s == '-') {
+		neg = true;
+		s++;
+	}
+	rc = parse_u64(s, neg ? (unsigned long long)LLONG_MAX + 1 : LLONG_MAX, &v);
+	if (rc)
+		return rc;
+	*res = neg ? (long long)(0 - v) : (long long)v;
+	return 0;
+}
+
+/*
+ * Parse the content of a one-value sysfs file: a number followed by an
+ * optional newline. @buf is modified.
+ */
+int parse_value_u64(char *buf, unsigned long long max, unsigned long long *res)
+{
+	size_t len = strlen(buf);
+
+	if (len && buf[len - 1] == '\n')
+		buf[len - 1] = '\0';
+	return parse_u64(buf, max, res);
+}
+
+/*
+ * Human readable size with binary units and one rounded decimal digit,
+ * as swapon(8) and lsblk(8) print it: 0B, 512M, 1.5G.
+ */
+void size_to_human(unsigned long long bytes, char *buf, size_t len)
+{
+	static const char units[] = "BKMGTPE";
+	unsigned long long dec, frac;
+	int exp = 0;
+
+	while (exp < 6 && bytes >= 1ULL << (10 * (exp + 1)))
+		exp++;
+	if (!exp) {
+		snprintf(buf, len, "%lluB", bytes);
+		return;
+	}
+
+	dec = bytes >> (10 * exp);
+	frac = bytes & ((1ULL << (10 * exp)) - 1);
+	/* frac in units of 1/1024, rounded to tenths */
+	frac = ((frac >> (10 * (exp - 1))) * 10 + 512) / 1024;
+	if (frac == 10) {
+		dec++;
+		frac = 0;
+	}
+	if (dec == 1024 && exp < 6) {
+		dec = 1;
+		exp++;
+	}
+
+	if (frac)
+		snprintf(buf, len, "%llu.%llu%c", dec, frac, units[exp]);
+	else
+		snprintf(buf, len, "%llu%c", dec, units[exp]);
+}

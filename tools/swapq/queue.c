@@ -27,10 +27,8 @@
  */
 static char load_error[PATH_MAX + 256];
 
-static int fail(int code, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int fail(int code, const char *fmt, ...)
+static __attribute__((format(printf, 2, 3)))
+int fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -47,6 +45,8 @@ static int fail_read(const char *path, int err)
 		return fail(SWAPQ_EXIT_BADDATA, "%s: missing", path);
 	if (err == -EBADMSG)
 		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed content", path);
+	if (err == -EISDIR)
+		return fail(SWAPQ_EXIT_BADDATA, "%s: is a directory", path);
 	return fail(errno_to_exit(-err), "cannot read %s: %s",
 		    path, strerror(-err));
 }
@@ -449,7 +449,7 @@ static int load_once(const char *root, struct swapq_state *st)
 int swapq_load_state(const char *root, struct swapq_state *st)
 {
 	unsigned long long gen0 = 0, gen1;
-	int rc, tries;
+	int rc, rc2, tries;
 
 	memset(st, 0, sizeof(*st));
 	for (tries = 0; ; tries++) {
@@ -459,8 +459,9 @@ int swapq_load_state(const char *root, struct swapq_state *st)
 		rc = load_once(root, st);
 		if (rc && rc != SWAPQ_EXIT_BADDATA)
 			break;
-		if (read_u64(root, "generation", ULLONG_MAX, &gen1)) {
-			rc = rc ? rc : SWAPQ_EXIT_BADDATA;
+		rc2 = read_u64(root, "generation", ULLONG_MAX, &gen1);
+		if (rc2) {
+			rc = rc2;
 			break;
 		}
 		if (gen0 == gen1 || tries == LOAD_RETRIES)
@@ -508,11 +509,13 @@ struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name)
 }
 
 /*
- * Write @value to queue/<relpath>. @what names the target in messages.
+ * Write @value to queue/<relpath>, a device's quota or default_quota.
+ * @what names the target in messages.
  */
 int swapq_write_quota(const char *root, const char *relpath,
 		      const char *what, unsigned long long value)
 {
+	bool is_dev = !strncmp(relpath, "devices/", 8);
 	char path[PATH_MAX], buf[32];
 	ssize_t n;
 	int fd, len, err;
@@ -537,21 +540,16 @@ int swapq_write_quota(const char *root, const char *relpath,
 	if (!err)
 		return 0;
 error:
-	switch (err) {
-	case EACCES:
-	case EPERM:
-		swapq_err("cannot set quota of %s: %s (root required)",
-			  what, strerror(err));
+	if (err == EACCES || err == EPERM) {
+		swapq_err("cannot set %s: %s (root required)", what, strerror(err));
 		return SWAPQ_EXIT_PERM;
-	case ENOENT:
-	case ENODEV:
-		swapq_err("cannot set quota of %s: device is being swapped off",
-			  what);
-		return SWAPQ_EXIT_NODEV;
-	default:
-		swapq_err("cannot set quota of %s: %s", what, strerror(err));
-		return SWAPQ_EXIT_SYSERR;
 	}
+	if (is_dev && (err == ENOENT || err == ENODEV)) {
+		swapq_err("cannot set %s: device is being swapped off", what);
+		return SWAPQ_EXIT_NODEV;
+	}
+	swapq_err("cannot set %s: %s", what, strerror(err));
+	return SWAPQ_EXIT_SYSERR;
 }
 
 /* ---- debugfs ---- */
@@ -588,6 +586,7 @@ static int parse_debug_line(char **tok, int n, struct swapq_debug *dbg,
 			if (add_member(ring, tok[i], seen))
 				return -EINVAL;
 	} else if (!strcmp(tok[0], "device")) {
+		/* Checked, not used: sysfs has the same and more. */
 		if (n != 12 || parse_u64(tok[1], SWAPQ_MAX_TYPES - 1, &a) ||
 		    !kv(tok, 2, "ring", UINT_MAX, &b) ||
 		    !kv(tok, 4, "position", UINT_MAX, &c) ||

@@ -274,10 +274,8 @@ static struct libscols_line *new_line(struct libscols_table *tb)
 	return ln;
 }
 
-static void set_cell(struct libscols_line *ln, size_t i, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void set_cell(struct libscols_line *ln, size_t i, const char *fmt, ...)
+static __attribute__((format(printf, 3, 4)))
+void set_cell(struct libscols_line *ln, size_t i, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -559,7 +557,7 @@ static int quota_default(struct swapq_ctl *ctl, int argc, char **argv)
 			rc = swapq_check_feature(ctl->sysroot);
 		if (!rc)
 			rc = swapq_write_quota(ctl->sysroot, "default_quota",
-					       "new devices", pages);
+					       "default quota", pages);
 		return rc;
 	}
 
@@ -581,7 +579,7 @@ static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 	struct swapq_dev *dev;
 	struct swapq_state st;
 	unsigned int r, m;
-	char rel[64];
+	char rel[64], what[PATH_MAX + 16];
 	int rc;
 
 	if (ctl->set_default)
@@ -625,7 +623,8 @@ static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 		print_table(tb);
 	} else {
 		snprintf(rel, sizeof(rel), "devices/%d/quota", dev->type);
-		rc = swapq_write_quota(ctl->sysroot, rel, dev->path, pages);
+		snprintf(what, sizeof(what), "quota of %s", dev->path);
+		rc = swapq_write_quota(ctl->sysroot, rel, what, pages);
 	}
 out:
 	swapq_free_state(&st);
@@ -767,6 +766,7 @@ static void __attribute__((__noreturn__)) usage(void)
 	       " -i, --interval <secs>    watch: seconds between samples (default 1)\n"
 	       " -c, --count <count>      watch: stop after <count> samples\n"
 	       "     --sysroot <dir>      look for /sys and /proc below <dir>\n"
+	       "                          (default: $SWAPQ_SYSROOT)\n"
 	       " -h, --help               display this help\n"
 	       " -V, --version            display version\n"
 	       "\n"
@@ -774,7 +774,7 @@ static void __attribute__((__noreturn__)) usage(void)
 	       "<pages> is a decimal number from %llu to %llu.\n",
 	       SWAPQ_QUOTA_MIN, SWAPQ_QUOTA_MAX);
 
-	printf("\nOutput columns (the first ones listed are the default):\n");
+	printf("\nOutput columns (optional ones in brackets):\n");
 	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
 		printf(" %-7s", commands[c].name);
 		for (i = 0; i < commands[c].ncols; i++)
@@ -908,7 +908,7 @@ int main(int argc, char **argv)
 			return bad_usage();
 		default:
 			if (isdigit(optopt))
-				swapq_err("negative numbers are not valid here");
+				swapq_err("invalid number: negative values are not accepted");
 			else if (optopt)
 				swapq_err("invalid option -- '%c'", optopt);
 			else
@@ -942,8 +942,6 @@ int main(int argc, char **argv)
 
 	scols_init_debug(0);
 	rc = current->fn(&ctl, argc - optind, argv + optind);
-	if (rc == SWAPQ_EXIT_USAGE)
-		bad_usage();
 
 	c = close_stdout();
 	return rc ? rc : c;

@@ -1,0 +1,618 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host tests for tools/swapq. Builds the tool, runs it against fixture
+# trees (see fixtures.sh) and prints TAP. Exits non-zero on any failure.
+#
+# Usage: bash tests/host/run.sh
+
+# Checks are strings evaluated by check(), hence the single quotes.
+# shellcheck disable=SC2016,SC2034,SC2317
+
+set -u
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+SWAPQ_DIR=$TOP/tools/swapq
+SWAPQ=$SWAPQ_DIR/swapq
+
+. "$HERE/fixtures.sh"
+
+if ! make -s -C "$SWAPQ_DIR" >/dev/null; then
+	echo "Bail out! cannot build $SWAPQ"
+	exit 1
+fi
+
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+chmod 755 "$TMP"		# the permission test runs as nobody
+
+unset SWAPQ_SYSROOT
+
+# ---- TAP helpers ----
+
+n=0
+failed=0
+OUT='' ERR='' RC=''
+
+diag() {
+	echo "#   rc: $RC"
+	[ -n "$OUT" ] && printf '%s\n' "$OUT" | sed 's/^/#   out: /'
+	[ -n "$ERR" ] && printf '%s\n' "$ERR" | sed 's/^/#   err: /'
+	return 0
+}
+
+ok() {
+	n=$((n + 1))
+	echo "ok $n - $1"
+}
+
+not_ok() {
+	n=$((n + 1))
+	failed=$((failed + 1))
+	echo "not ok $n - $1"
+	diag
+}
+
+skip() {
+	n=$((n + 1))
+	echo "ok $n - $1 # SKIP $2"
+}
+
+# check DESC EXPR: one test; EXPR is evaluated after the last sq call.
+check() {
+	if eval "$2"; then
+		ok "$1"
+	else
+		not_ok "$1"
+	fi
+}
+
+# sq ROOT ARGS...: run swapq on a fixture tree; sets OUT, ERR and RC.
+sq() {
+	local root=$1
+	shift
+	OUT=$("$SWAPQ" --sysroot "$root" "$@" 2>"$TMP/stderr")
+	RC=$?
+	ERR=$(<"$TMP/stderr")
+}
+
+# The stderr of a failed run is one line starting with "swapq: ".
+one_error() {
+	[ -z "$OUT" ] && [ "$(printf '%s\n' "$ERR" | grep -c .)" = 1 ] &&
+		[[ $ERR == "swapq: "* ]] && [[ $ERR == *"$1"* ]]
+}
+
+json_ok() {
+	printf '%s\n' "$OUT" | python3 -m json.tool >/dev/null 2>&1
+}
+
+# jqt FILTER: the JSON in OUT makes FILTER true.
+jqt() {
+	[ "$(printf '%s\n' "$OUT" | jq -c "$1" 2>/dev/null)" = true ]
+}
+
+# Checksum of every file in a tree, to prove a failed write changed nothing.
+tree_sum() {
+	find "$1" -type f -print0 | sort -z | xargs -0 md5sum | md5sum
+}
+
+# build_fixture NAME [DIR]: a fresh tree from fixture_NAME in $TMP/DIR.
+build_fixture() {
+	local dir=$TMP/${2:-$1}
+	rm -rf "$dir"
+	"fixture_$1" "$dir"
+	echo "$dir"
+}
+
+NORMAL=$(build_fixture normal)
+EMPTY=$(build_fixture empty)
+ONE=$(build_fixture one)
+MANY=$(build_fixture many)
+NOFEATURE=$(build_fixture nofeature)
+NODEBUGFS=$(build_fixture nodebugfs)
+NODEBUGFILE=$(build_fixture nodebugfile)
+DEV=$NORMAL/$Q/devices
+
+# ---- build, install, documentation ----
+
+OUT=$(make -n -B -C "$SWAPQ_DIR" 2>&1) RC=$? ERR=
+check "make compiles with -Wall -Wextra -Werror -O2 -g and links libsmartcols" \
+	'[[ $OUT == *"-Wall -Wextra -Werror -O2 -g"* && $OUT == *-lsmartcols* ]]'
+
+OUT=$(make -s -C "$SWAPQ_DIR" install DESTDIR="$TMP/inst" PREFIX=/usr 2>&1) RC=$? ERR=
+check "make install DESTDIR PREFIX installs the binary and the man page" \
+	'[ $RC = 0 ] && [ -x "$TMP/inst/usr/sbin/swapq" ] &&
+	 [ -f "$TMP/inst/usr/share/man/man8/swapq.8" ]'
+
+OUT=$(LC_ALL=C groff -man -Tutf8 -ww -z "$SWAPQ_DIR/swapq.8" 2>&1) RC=$? ERR=
+check "man page renders without warnings" '[ $RC = 0 ] && [ -z "$OUT" ]'
+
+missing=
+help=$("$SWAPQ" --help)
+for col in $(printf '%s\n' "$help" | sed -n '/^Output columns/,/^Exit status/p' |
+	     awk 'NF > 2 && $1 ~ /^[A-Z\/]+$/ { print $1 }'); do
+	grep -qxF ".B $col" "$SWAPQ_DIR/swapq.8" || missing+=" $col"
+done
+for opt in $(printf '%s\n' "$help" | grep -o -- '--[a-z]*' | sort -u); do
+	grep -qF -- "\\-\\-${opt#--}" "$SWAPQ_DIR/swapq.8" || missing+=" $opt"
+done
+for cmd in status cpus stats quota watch; do
+	grep -qE "^\.BR? $cmd( |\$)" "$SWAPQ_DIR/swapq.8" || missing+=" $cmd"
+done
+for code in 0 1 2 3 4 5 6 7; do
+	sed -n '/^\.SH EXIT STATUS/,/^\.SH ENV/p' "$SWAPQ_DIR/swapq.8" |
+		grep -q "^\.B $code\$" || missing+=" exit-$code"
+done
+OUT=$missing RC=0 ERR=
+check "man page documents every column, option, command and exit code" '[ -z "$missing" ]'
+
+OUT=$("$SWAPQ" --help) RC=$? ERR=
+check "--help exits 0 and lists the exit codes" \
+	'[ $RC = 0 ] && [[ $OUT == Usage:* && $OUT == *"6  malformed kernel data"* ]]'
+
+OUT=$("$SWAPQ" -V) RC=$? ERR=
+check "-V prints the version" '[ $RC = 0 ] && [ "$OUT" = "swapq 1.0" ]'
+
+# ---- usage errors ----
+
+sq "$NORMAL" --bogus
+check "unknown option exits 1" '[ $RC = 1 ] && [[ $ERR == "swapq: unrecognized option"* ]]'
+
+sq "$NORMAL" frobnicate
+check "unknown command exits 1" '[ $RC = 1 ] && [[ $ERR == *"unknown command '\''frobnicate'\''"* ]]'
+
+sq "$NORMAL" status extra
+check "extra argument exits 1" '[ $RC = 1 ] && [[ $ERR == *"unexpected argument"* ]]'
+
+sq "$NORMAL" -o RING,BOGUS
+check "-o with an unknown column exits 1" '[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"unknown column for status: '\''BOGUS'\''"* ]]'
+
+sq "$NORMAL" -o CPU
+check "-o with a column of another command exits 1" '[ $RC = 1 ] && [ -z "$OUT" ]'
+
+sq "$NORMAL" cpus -o SHARE
+check "cpus -o SHARE exits 1" '[ $RC = 1 ] && [ -z "$OUT" ]'
+
+sq "$NORMAL" -o ""
+check "-o with an empty list exits 1" '[ $RC = 1 ]'
+
+sq "$NORMAL" -o
+check "-o without argument exits 1" '[ $RC = 1 ] && [[ $ERR == *"requires an argument"* ]]'
+
+sq "$NORMAL" status -i 1
+check "--interval outside watch exits 1" '[ $RC = 1 ]'
+
+sq "$NORMAL" status --default
+check "--default outside quota exits 1" '[ $RC = 1 ]'
+
+# ---- status ----
+
+sq "$NORMAL"
+check "status on normal: table in ring order, human sizes, shares" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	RING PRIO TYPE NAME           SIZE USED QUOTA AVAIL ALLOCATED SHARE
+	   0   10    0 /dev/vda2        1G 256M   512     1       300  75.0
+	   0   10    1 /var/swap file 512M   1M   256     1       100  25.0
+	   1   -2    2 /dev/sdb1        2G   0B  1024     0        50 100.0
+	EOF
+	)" ]'
+
+sq "$NORMAL" status -r
+check "status --raw on normal" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	RING PRIO TYPE NAME SIZE USED QUOTA AVAIL ALLOCATED SHARE
+	0 10 0 /dev/vda2 1G 256M 512 1 300 75.0
+	0 10 1 /var/swap\x20file 512M 1M 256 1 100 25.0
+	1 -2 2 /dev/sdb1 2G 0B 1024 0 50 100.0
+	EOF
+	)" ]'
+
+sq "$NORMAL" -r -b -n -o TYPE,SIZE,USED
+check "status --bytes prints sizes from /proc/swaps in bytes" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(printf "0 1073741824 268435456\n1 536870912 1048576\n2 2147479552 0")" ]'
+
+sq "$NORMAL" -n -o name,share
+check "-n with lower case -o columns" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	/dev/vda2       75.0
+	/var/swap file  25.0
+	/dev/sdb1      100.0
+	EOF
+	)" ]'
+
+sq "$NORMAL" -r -n -o +position
+check "-o +LIST appends to the default columns" \
+	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | awk "{ print \$NF }" | tr "\n" " ")" = "0 1 0 " ]'
+
+sq "$NORMAL" -J
+check "status --json on normal: valid, in ring order, with shares" \
+	'[ $RC = 0 ] && json_ok &&
+	 jqt ".devices | map(.type) == [0,1,2]" &&
+	 jqt ".devices | map(.ring) == [0,0,1]" &&
+	 jqt ".devices | map(.share) == [75,25,100]" &&
+	 jqt ".devices | map(.avail) == [true,true,false]" &&
+	 jqt ".devices[1].name == \"/var/swap file\" and .devices[0].size == \"1G\"" &&
+	 jqt ".devices | map(.allocated) == [300,100,50]"'
+
+sq "$NORMAL" -J -b
+check "status --json --bytes gives numeric sizes" \
+	'[ $RC = 0 ] && json_ok && jqt ".devices | map(.size) == [1073741824,536870912,2147479552]"'
+
+OUT=$(SWAPQ_SYSROOT=$NORMAL "$SWAPQ" -r -n -o TYPE 2>&1) RC=$? ERR=
+check "SWAPQ_SYSROOT works like --sysroot" '[ $RC = 0 ] && [ "$OUT" = "$(printf "0\n1\n2")" ]'
+
+sq "$EMPTY"
+check "status on empty: no rows" '[ $RC = 0 ] && [ -z "$OUT" ] && [ -z "$ERR" ]'
+
+sq "$EMPTY" -J
+check "status --json on empty: empty array" '[ $RC = 0 ] && json_ok && jqt ".devices == []"'
+
+sq "$ONE" -r
+check "status on one device: no share while nothing is allocated" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	RING PRIO TYPE NAME SIZE USED QUOTA AVAIL ALLOCATED SHARE
+	0 5 0 /dev/zram0 4G 0B 512 1 0 
+	EOF
+	)" ]'
+
+sq "$ONE" -J
+check "status --json on one device: share is null" \
+	'[ $RC = 0 ] && json_ok && jqt ".devices | length == 1 and .[0].share == null and .[0].name == \"/dev/zram0\""'
+
+sq "$MANY" -J
+check "status --json on many rings: ring order, per-ring shares, no sizes" \
+	'[ $RC = 0 ] && json_ok &&
+	 jqt ".devices | map(.type) == [3,0,4,5,1,6,2]" &&
+	 jqt ".devices | map(.ring) == [0,1,1,1,2,3,3]" &&
+	 jqt ".devices | map(.prio) == [100,50,50,50,0,-10,-10]" &&
+	 jqt ".devices | map(.share) == [100,10,20,70,null,25,75]" &&
+	 jqt ".devices | map(.size) | all(. == null)"'
+
+sq "$MANY" -r -n -o RING,TYPE,POSITION
+check "status on many rings: positions" \
+	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | tr "\n" ";")" = "0 3 0;1 0 0;1 4 1;1 5 2;2 1 0;3 6 0;3 2 1;" ]'
+
+sq "$NOFEATURE"
+check "status without the feature exits 2" '[ $RC = 2 ] && one_error "not supported"'
+
+sq "$NOFEATURE" -J
+check "status --json without the feature exits 2 with empty stdout" '[ $RC = 2 ] && [ -z "$OUT" ]'
+
+OUT=$("$SWAPQ" --sysroot "$NORMAL" >/dev/full 2>"$TMP/stderr") RC=$? ERR=$(<"$TMP/stderr")
+check "write error on stdout exits 7" '[ $RC = 7 ] && [[ $ERR == "swapq: write error"* ]]'
+
+# ---- malformed sysfs data ----
+
+# fixture name, text the error must contain
+while read -r name what; do
+	root=$(build_fixture "$name")
+	sq "$root"
+	check "status on $name exits 6 with a clear error" \
+		'[ $RC = 6 ] && one_error "$what"'
+	sq "$root" -J
+	check "status --json on $name prints nothing and exits 6" \
+		'[ $RC = 6 ] && [ -z "$OUT" ]'
+done <<-EOF
+	bad_allocated		devices/1/allocated: malformed value
+	no_rings		queue/rings: missing
+	bad_rings		queue/rings:1: malformed line
+	rings_order		queue/rings:2: malformed line
+	ring_unknown_type	ring 0 lists type 5
+	ring_mismatch		device 2 (ring 1 position 1) does not match
+	missing_quota		devices/0/quota: missing
+	empty_generation	queue/generation: malformed value
+	bad_available		devices/0/available: malformed value
+	huge_quota		devices/0/quota: malformed value
+	stray_entry		devices/foo: unexpected entry
+	no_devices_dir		queue/devices: missing
+	bad_proc_swaps		proc/swaps:5: malformed line
+EOF
+
+# Corrupt every sysfs file in turn: never a crash, always exit 6.
+bad=
+for f in $(cd "$NORMAL" && find "$Q" -type f | sort); do
+	for content in "" "12abc" "1\0002" "-"; do
+		[ "${f##*/}" = path ] && [ -n "$content" ] && continue
+		root=$TMP/corrupt
+		rm -rf "$root"
+		cp -a "$NORMAL" "$root"
+		# shellcheck disable=SC2059 # \000 in the content must become NUL
+		printf -- "$content" >"$root/$f"
+		sq "$root"
+		[ $RC = 6 ] && [ -z "$OUT" ] || bad+=" $f=[$content]:$RC"
+	done
+done
+OUT=$bad RC=0 ERR=
+check "every corrupted sysfs file gives exit 6 and no output" '[ -z "$bad" ]'
+
+# ---- cpus ----
+
+sq "$NORMAL" cpus -r
+check "cpus on normal: positions, devices and quota left" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	CPU RING PRIO POSITION DEVICE LEFT
+	0 0 10 1 1 17
+	0 1 -2 0 2 1024
+	1 0 10 0 0 500
+	1 1 -2 0 2 3
+	EOF
+	)" ]'
+
+sq "$NORMAL" cpus -n -r -o cpu,ring,name
+check "cpus -o NAME maps the position to the device path" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(printf "0 0 /var/swap\\\\x20file\n0 1 /dev/sdb1\n1 0 /dev/vda2\n1 1 /dev/sdb1")" ]'
+
+sq "$NORMAL" cpus -J
+check "cpus --json on normal" \
+	'[ $RC = 0 ] && json_ok && jqt ".cpus | length == 4" &&
+	 jqt ".cpus | map(.left) == [17,1024,500,3]" && jqt ".cpus[1].prio == -2"'
+
+sq "$MANY" cpus -J
+check "cpus --json on many rings: cursor past the end has no device" \
+	'[ $RC = 0 ] && json_ok && jqt ".cpus | map(.device) == [3,5,1,2,null]" &&
+	 jqt ".cpus | map(.prio) == [100,50,0,-10,0]"'
+
+sq "$EMPTY" cpus -J
+check "cpus --json on empty: empty array" '[ $RC = 0 ] && json_ok && jqt ".cpus == []"'
+
+sq "$NODEBUGFS" cpus
+check "cpus without debugfs mounted exits 3" '[ $RC = 3 ] && one_error "debugfs is not mounted"'
+
+sq "$NODEBUGFILE" cpus -J
+check "cpus without the debugfs file exits 3" '[ $RC = 3 ] && one_error "swap/queue: not found"'
+
+sq "$NOFEATURE" cpus
+check "cpus without the feature exits 2" '[ $RC = 2 ] && one_error "not supported"'
+
+while read -r name what; do
+	root=$(build_fixture "$name")
+	sq "$root" cpus
+	check "cpus on $name exits 6" '[ $RC = 6 ] && one_error "$what"'
+done <<-EOF
+	truncated_debugfs	debug/swap/queue:4: malformed line
+	debugfs_bad_ring	cpu 1 refers to unknown ring 9
+	debugfs_no_generation	no generation record
+EOF
+
+sq "$TMP/truncated_debugfs"
+check "status does not need debugfs" '[ $RC = 0 ] && [ -n "$OUT" ]'
+
+# ---- stats ----
+
+sq "$NORMAL" stats -r -n
+check "stats on normal" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	publishes 12
+	walks 4096
+	ring_fallbacks 5
+	cursor_restarts 2
+	sync_discards 0
+	EOF
+	)" ]'
+
+sq "$NORMAL" stats -J
+check "stats --json" \
+	'[ $RC = 0 ] && json_ok && jqt "[.stats[] | {(.stat): .value}] | add | .publishes == 12 and .walks == 4096"'
+
+sq "$NODEBUGFS" stats
+check "stats without debugfs exits 3" '[ $RC = 3 ]'
+
+# ---- quota: show ----
+
+sq "$NORMAL" quota -r
+check "quota lists every device in ring order" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	TYPE NAME PRIO QUOTA
+	0 /dev/vda2 10 512
+	1 /var/swap\x20file 10 256
+	2 /dev/sdb1 -2 1024
+	EOF
+	)" ]'
+
+sq "$NORMAL" quota -J
+check "quota --json" '[ $RC = 0 ] && json_ok && jqt ".quotas | map(.quota) == [512,256,1024]"'
+
+sq "$NORMAL" quota 1 -r -n -o quota
+check "quota TYPE shows one device" '[ $RC = 0 ] && [ "$OUT" = 256 ]'
+
+sq "$NORMAL" quota "/var/swap file" -r -n
+check "quota PATH (with a blank) shows one device" '[ $RC = 0 ] && [ "$OUT" = "1 /var/swap\x20file 10 256" ]'
+
+sq "$NORMAL" quota /dev/sdb1 -J
+check "quota PATH --json" '[ $RC = 0 ] && json_ok && jqt ".quotas == [{\"type\":2,\"name\":\"/dev/sdb1\",\"prio\":-2,\"quota\":1024}]"'
+
+sq "$NORMAL" quota --default
+check "quota --default shows the default quota" '[ $RC = 0 ] && [ "$OUT" = 512 ]'
+
+sq "$NORMAL" quota --default -J
+check "quota --default --json" '[ $RC = 0 ] && json_ok && jqt ".default_quota == 512"'
+
+sq "$NORMAL" quota 7
+check "quota of an unknown type exits 5" '[ $RC = 5 ] && one_error "7: unknown swap device"'
+
+sq "$NORMAL" quota /dev/nonexistent
+check "quota of an unknown path exits 5" '[ $RC = 5 ] && one_error "unknown swap device"'
+
+sq "$NORMAL" quota 1 2 3
+check "quota with three arguments exits 1" '[ $RC = 1 ]'
+
+sq "$NOFEATURE" quota
+check "quota without the feature exits 2" '[ $RC = 2 ]'
+
+# A device found through a symlink to its path.
+link_root=$(build_fixture normal linked)
+touch "$TMP/swapfile"
+ln -sf "$TMP/swapfile" "$TMP/swaplink"
+echo "$TMP/swapfile" >"$link_root/$Q/devices/1/path"
+sq "$link_root" quota "$TMP/swaplink" -r -n -o type
+check "quota finds a device through a symlink" '[ $RC = 0 ] && [ "$OUT" = 1 ]'
+
+# ---- quota: set ----
+
+sq "$NORMAL" quota 0 2048
+check "quota TYPE PAGES writes the quota file" \
+	'[ $RC = 0 ] && [ -z "$OUT$ERR" ] && [ "$(cat "$DEV/0/quota")" = 2048 ]'
+
+sq "$NORMAL" quota 0 64
+check "a shorter value replaces the whole file" '[ $RC = 0 ] && [ "$(cat "$DEV/0/quota")" = 64 ]'
+
+sq "$NORMAL" quota "/var/swap file" 1
+check "quota PATH PAGES writes the quota file (minimum 1)" \
+	'[ $RC = 0 ] && [ "$(cat "$DEV/1/quota")" = 1 ]'
+
+sq "$NORMAL" quota /dev/sdb1 1048576
+check "quota accepts the maximum 1048576" '[ $RC = 0 ] && [ "$(cat "$DEV/2/quota")" = 1048576 ]'
+
+sq "$NORMAL" -r -n -o TYPE,QUOTA
+check "status shows the new quotas" '[ "$OUT" = "$(printf "0 64\n1 1\n2 1048576")" ]'
+
+sq "$NORMAL" quota --default 1000
+check "quota --default PAGES writes default_quota" \
+	'[ $RC = 0 ] && [ "$(cat "$NORMAL/$Q/default_quota")" = 1000 ]'
+
+before=$(tree_sum "$NORMAL")
+for bad in "" abc -1 0 1048577 99999999999999999999 " 5" "5 " +5 0x10 1.5 1e3; do
+	sq "$NORMAL" quota 0 -- "$bad"
+	check "quota 0 '$bad' is refused with exit 1, nothing written" \
+		'[ $RC = 1 ] && one_error "invalid number of pages" && [ "$(tree_sum "$NORMAL")" = "$before" ]'
+done
+
+sq "$NORMAL" quota 0 -1
+check "quota 0 -1 (without --) is refused with exit 1" \
+	'[ $RC = 1 ] && [ "$(tree_sum "$NORMAL")" = "$before" ]'
+
+for bad in 0 abc 1048577; do
+	sq "$NORMAL" quota --default "$bad"
+	check "quota --default '$bad' is refused with exit 1, nothing written" \
+		'[ $RC = 1 ] && [ "$(tree_sum "$NORMAL")" = "$before" ]'
+done
+
+sq "$NORMAL" quota /dev/nonexistent 5
+check "setting the quota of an unknown device exits 5, nothing written" \
+	'[ $RC = 5 ] && [ "$(tree_sum "$NORMAL")" = "$before" ]'
+
+sq "$NORMAL" quota 9 abc
+check "a bad number is reported before an unknown device" '[ $RC = 1 ]'
+
+sq "$NOFEATURE" quota --default 5
+check "quota --default PAGES without the feature exits 2" '[ $RC = 2 ]'
+
+if [ -e /dev/full ]; then
+	root=$(build_fixture normal full)
+	ln -sf /dev/full "$root/$Q/default_quota"
+	sq "$root" quota --default 5
+	check "a failed kernel write exits 7 with strerror" \
+		'[ $RC = 7 ] && one_error "No space left on device"'
+else
+	skip "a failed kernel write exits 7 with strerror" "no /dev/full"
+fi
+
+root=$(build_fixture normal perm)
+chmod -R a+rX "$root"
+cp "$SWAPQ" "$TMP/swapq-copy"
+if [ "$(id -u)" = 0 ]; then
+	if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+		OUT=$(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		      "$TMP/swapq-copy" --sysroot "$root" quota 0 100 2>"$TMP/stderr")
+		RC=$? ERR=$(<"$TMP/stderr")
+		check "setting a quota without permission exits 4" \
+			'[ $RC = 4 ] && one_error "Permission denied" && [ "$(cat "$root/$Q/devices/0/quota")" = 512 ]'
+	else
+		skip "setting a quota without permission exits 4" "no setpriv or nobody"
+	fi
+else
+	chmod a-w "$root/$Q/devices/0/quota"
+	sq "$root" quota 0 100
+	check "setting a quota without permission exits 4" \
+		'[ $RC = 4 ] && one_error "Permission denied"'
+fi
+
+# ---- watch ----
+
+NORMAL=$(build_fixture normal)
+DEV=$NORMAL/$Q/devices
+
+sq "$NORMAL" watch -c 2 -i 0.1
+check "watch -c 2 prints two tables with zero rates" \
+	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | grep -c "^RING PRIO TYPE NAME")" = 2 ] &&
+	 [ "$(printf "%s\n" "$OUT" | grep -c " 0 *0\.0 *0\.00$")" = 6 ]'
+
+sq "$NORMAL" watch -c 2 -i 0.1 -J
+check "watch --json prints one valid object per sample" \
+	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | jq -c -s "map(.rates | map(.type))")" = "[[0,1,2],[0,1,2]]" ]'
+
+sq "$EMPTY" watch -c 1 -i 0.05 -J
+check "watch --json on empty" '[ $RC = 0 ] && json_ok && jqt ".rates == []"'
+
+page=$(getconf PAGESIZE)
+( sleep 0.5; echo 1300 >"$DEV/0/allocated" ) &
+sq "$NORMAL" watch -c 1 -i 2 -J -o TYPE,DELTA,PAGES/S,MIB/S,ALLOCATED
+wait
+check "watch computes the rate from allocated deltas" \
+	'[ $RC = 0 ] && json_ok &&
+	 jqt ".rates | map(.delta) == [1000,0,0] and map(.allocated) == [1300,100,50]" &&
+	 jqt ".rates[0][\"pages/s\"] | . > 400 and . <= 500.1" &&
+	 jqt "(.rates[0][\"pages/s\"] * $page / 1048576) as \$m | .rates[0][\"mib/s\"] - \$m | . < 0.01 and . > -0.01"'
+
+for bad in 0 -1 abc 1e999 ""; do
+	sq "$NORMAL" watch -c 1 -i "$bad"
+	check "watch -i '$bad' exits 1" '[ $RC = 1 ]'
+done
+
+sq "$NORMAL" watch -c 0
+check "watch -c 0 exits 1" '[ $RC = 1 ] && one_error "invalid count"'
+
+sq "$NOFEATURE" watch -c 1 -i 0.05
+check "watch without the feature exits 2" '[ $RC = 2 ]'
+
+# ---- JSON is valid everywhere ----
+
+for fx in normal empty one many; do
+	root=$(build_fixture "$fx" "json-$fx")
+	for cmd in status cpus stats quota "quota --default" "watch -c 1 -i 0.01"; do
+		# shellcheck disable=SC2086
+		sq "$root" -J $cmd
+		check "--json $cmd on $fx is valid JSON" '[ $RC = 0 ] && json_ok'
+	done
+done
+
+# ---- valgrind ----
+
+VG_CASES=(
+	"normal|0|"
+	"normal|0|-J -b"
+	"many|0|-J"
+	"many|0|cpus"
+	"normal|0|stats -J"
+	"normal|0|quota"
+	"normal|0|quota 1 2048"
+	"normal|1|quota 1 abc"
+	"normal|5|quota /dev/nonexistent"
+	"normal|1|-o RING,BOGUS"
+	"normal|0|watch -c 2 -i 0.05"
+	"bad_allocated|6|"
+	"ring_mismatch|6|"
+	"truncated_debugfs|6|cpus"
+	"nodebugfs|3|cpus"
+	"nofeature|2|"
+	"empty|0|-J"
+)
+if command -v valgrind >/dev/null; then
+	for c in "${VG_CASES[@]}"; do
+		IFS='|' read -r fx want args <<<"$c"
+		root=$(build_fixture "$fx" "vg-$fx")
+		# shellcheck disable=SC2086
+		OUT=$(valgrind -q --error-exitcode=99 --leak-check=full \
+		      "$SWAPQ" --sysroot "$root" $args 2>"$TMP/stderr" >/dev/null)
+		RC=$? ERR=$(<"$TMP/stderr")
+		check "valgrind: swapq ${args:-status} on $fx is clean (exit $want)" \
+			'[ $RC = $want ] && ! grep -q "^==[0-9]*==" "$TMP/stderr"'
+	done
+else
+	for c in "${VG_CASES[@]}"; do
+		IFS='|' read -r fx want args <<<"$c"
+		skip "valgrind: swapq ${args:-status} on $fx is clean (exit $want)" "valgrind not installed"
+	done
+fi
+
+echo "1..$n"
+if [ "$failed" -gt 0 ]; then
+	echo "# $failed of $n tests failed"
+	exit 1
+fi
+echo "# all $n tests passed"
+exit 0

@@ -2,7 +2,9 @@
 # Turn the commits of build/linux (pristine..HEAD) back into this repository:
 # each commit becomes patches/NNNN-*.patch holding its changes to files that
 # exist upstream, and the files it adds are copied to their kernel path here
-# (with their content at HEAD). patches/series is rewritten to match.
+# (with their content at HEAD). A new file is added whole by one commit and
+# not changed by later ones, so that each patch of the series still builds on
+# its own. patches/series is rewritten to match.
 # Work on the series in build/linux with ordinary git (commit --fixup,
 # rebase -i, ...), then run make refresh.
 set -euo pipefail
@@ -18,6 +20,12 @@ i=0
 for c in $(git rev-list --reverse pristine..HEAD); do
 	i=$((i + 1))
 	added=$(git diff-tree --no-commit-id --name-only -r --diff-filter=A "$c" | sort)
+	for f in $(git diff-tree --no-commit-id --name-only -r --diff-filter=M "$c"); do
+		if ! git cat-file -e "pristine:$f" 2>/dev/null; then
+			echo "refresh: $(git log -1 --format=%s "$c") changes $f, which an earlier commit added; fold that change into the commit adding it" >&2
+			exit 1
+		fi
+	done
 	excl=()
 	for f in $added; do
 		excl+=(":(exclude)$f")

@@ -12,7 +12,7 @@
 # when COMMAND succeeded.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=debug smp=${SWAPQ_SMP:-4} mem=${SWAPQ_MEM:-2048} tmo=1800 append= out=
+kernel=debug smp=${SWAPQ_SMP:-2} mem=${SWAPQ_MEM:-2048} tmo=1800 append= out=
 while getopts k:s:m:t:a:o: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;; s) smp=$OPTARG ;; m) mem=$OPTARG ;;
@@ -43,8 +43,8 @@ rm -f "$out"/{console.log,output.log,dmesg}
 timeout -k 10 "$tmo" qemu-system-x86_64 -accel tcg,thread=multi -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot -nodefaults \
 	-kernel "$bz" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 swapq.out=$out $append" \
-	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on \
+	-append "console=ttyS0 panic=-1 pci=noacpi swapq.out=$out $append" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$out",mount_tag=outdir,security_model=none \
 	-serial file:"$out/console.log" -serial file:"$out/output.log" &
 qpid=$!

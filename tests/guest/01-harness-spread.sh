@@ -7,16 +7,16 @@
 swap_off_all
 for i in 0 1 2; do swap_on "$(ram $i)" 5; done
 swap_on "$(ram 3)" 1
-cg=$(memcg harness 64M)
+cg=$(memcg harness 48M)
 
-in_memcg "$cg" "$FILL" --anon 256M --seed 7 --stop-after-fill &
+in_memcg "$cg" "$FILL" --anon 128M --seed 7 --stop-after-fill &
 pid=$!
 if wait_stopped $pid; then
 	cat /proc/swaps | sed 's/^/# /'
 	total=0
 	for i in 0 1 2; do u[$i]=$(swap_used "$(ram $i)"); total=$((total + u[i])); done
 	check "swap used beyond the limit (${total} KiB on the equal devices)" \
-		test "$total" -ge $((150 * 1024))
+		test "$total" -ge $((60 * 1024))
 	for i in 0 1 2; do
 		check "$(ram $i) carries a share of the equal ring (${u[i]} of $total KiB)" \
 			test $((u[i] * 100)) -ge $((total * 15))

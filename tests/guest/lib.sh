@@ -76,3 +76,28 @@ wait_stopped() {
 within() {
 	awk -v p="$1" -v a="$2" -v b="$3" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(b > 0 && d * 100 <= p * b) }'
 }
+
+# Queue interface (sysfs) helpers
+dev_type() { # DEV: its swap type, from the queue's sysfs
+	local d
+	for d in "$QUEUE"/devices/*; do
+		[ "$(cat "$d/path" 2>/dev/null)" = "$1" ] && { basename "$d"; return 0; }
+	done
+	return 1
+}
+dev_attr() { cat "$QUEUE/devices/$(dev_type "$1")/$2"; }
+
+# run_stopped CG SIZE: start a worker swapping SIZE of anon memory in CG;
+# returns once it has filled its memory and stopped itself (pid in $worker)
+run_stopped() {
+	in_memcg "$1" "$FILL" --anon "$2" --stop-after-fill --quiet &
+	worker=$!
+	wait_stopped $worker
+}
+
+# finish_worker: let the stopped worker verify its data; one TAP line
+finish_worker() {
+	kill -CONT $worker
+	wait $worker
+	check "worker data verified after swap-in" test $? -eq 0
+}

@@ -1,0 +1,101 @@
+#!/bin/bash
+# Admin interface: after every swapon/swapoff of a scripted sequence, sysfs,
+# debugfs and /proc/swaps agree; bad writes change nothing.
+. "$(dirname "$0")/lib.sh"
+DBG=/sys/kernel/debug/swap/queue
+
+# consistent: print what disagrees, fail if anything does
+consistent() {
+	local bad=0 n=0 t d path prio ring pos line r i expect_prio
+	local -A seen
+	# every /proc/swaps device has a sysfs directory with its priority
+	while read -r path _ _ _ prio; do
+		n=$((n + 1))
+		t=$(dev_type "$path") || { echo "# no sysfs directory for $path"; bad=1; continue; }
+		seen[$t]=1
+		[ "$(cat "$QUEUE/devices/$t/priority")" = "$prio" ] ||
+			{ echo "# $path: sysfs priority $(cat "$QUEUE/devices/$t/priority") != $prio"; bad=1; }
+	done < <(awk 'NR > 1' /proc/swaps)
+	[ "$(ls "$QUEUE/devices" | wc -l)" = "$n" ] ||
+		{ echo "# $(ls "$QUEUE/devices" | wc -l) sysfs devices, $n in /proc/swaps"; bad=1; }
+	# rings: strictly descending priority; ring/position/priority of members
+	r=0 expect_prio=
+	while IFS= read -r line; do
+		prio=${line%%:*}
+		if [ -n "$expect_prio" ] && [ "$prio" -ge "$expect_prio" ]; then
+			echo "# ring $r priority $prio not below $expect_prio"; bad=1
+		fi
+		expect_prio=$prio i=0
+		for t in ${line#*:}; do
+			d=$QUEUE/devices/$t
+			[ "$(cat "$d/ring")" = "$r" ] && [ "$(cat "$d/position")" = "$i" ] &&
+				[ "$(cat "$d/priority")" = "$prio" ] ||
+				{ echo "# type $t: ring $(cat "$d/ring") position $(cat "$d/position") priority $(cat "$d/priority"), rings says $r/$i/$prio"; bad=1; }
+			unset "seen[$t]"
+			i=$((i + 1))
+		done
+		r=$((r + 1))
+	done < "$QUEUE/rings"
+	[ ${#seen[@]} = 0 ] || { echo "# devices in no ring: ${!seen[*]}"; bad=1; }
+	# debugfs: same generation, rings and devices; a cpu line per CPU and ring
+	[ "$(awk '$1 == "generation" { print $2 }' $DBG)" = "$(cat $QUEUE/generation)" ] ||
+		{ echo "# debugfs generation differs"; bad=1; }
+	[ "$(awk '$1 == "ring" { s = $4 ":"; for (i = 6; i <= NF; i++) s = s " " $i; print s }' $DBG)" = \
+	  "$(sed 's/ *$//' $QUEUE/rings)" ] ||
+		{ echo "# debugfs rings differ from sysfs rings"; sed 's/^/#   /' $DBG; bad=1; }
+	local cpus rings_n
+	cpus=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, a, "-"); n += (a[2] == "" ? 1 : a[2] - a[1] + 1) } print n }' /sys/devices/system/cpu/possible)
+	rings_n=$(wc -l < $QUEUE/rings)
+	[ "$(grep -c '^cpu ' $DBG)" = $((cpus * rings_n)) ] ||
+		{ echo "# $(grep -c '^cpu ' $DBG) cpu lines, want $cpus CPUs x $rings_n rings"; bad=1; }
+	[ "$(grep -c '^device ' $DBG)" = "$n" ] || { echo "# debugfs device lines differ"; bad=1; }
+	return $bad
+}
+
+step() { # DESCRIPTION COMMAND...
+	local what=$1 g
+	shift
+	g=$(cat $QUEUE/generation)
+	"$@" || { not_ok "$what"; return; }
+	check "$what: sysfs, debugfs and /proc/swaps agree" consistent
+	check "$what: generation advanced" test "$(cat $QUEUE/generation)" -gt "$g"
+}
+
+swap_off_all
+check "queue sysfs directory present" test -d "$QUEUE"
+check "queue debugfs file present" test -r "$DBG"
+check "default_quota starts at one cluster (512 pages)" test "$(cat $QUEUE/default_quota)" = 512
+step "swapon ram0 -p 10" swap_on "$(ram 0)" 10
+step "swapon ram1 -p 10" swap_on "$(ram 1)" 10
+step "swapon ram2 (default priority)" swap_on "$(ram 2)"
+step "swapon ram3 -p 5" swap_on "$(ram 3)" 5
+check "rings: 10, 5 and the default priority" test "$(cut -d: -f1 $QUEUE/rings | tr '\n' ' ')" = "10 5 $(swap_prio "$(ram 2)") "
+step "swapoff ram1" swapoff "$(ram 1)"
+step "swapoff ram0" swapoff "$(ram 0)"
+step "swapon ram0 again at -p 3" swap_on "$(ram 0)" 3
+check "ram0 now in the ring of priority 3" test "$(dev_attr "$(ram 0)" priority)" = 3
+
+# Bad writes: -EINVAL, value unchanged
+q=$QUEUE/devices/$(dev_type "$(ram 0)")/quota
+echo 700 > "$q"
+check "quota write of 700 reads back" test "$(cat "$q")" = 700
+for f in "$q" $QUEUE/default_quota; do
+	before=$(cat "$f")
+	for v in "" "abc" "-1" "0" "1048577" "99999999999999999999" "+5" " 5" "5x" "0x10" "1.5"; do
+		err=$( (printf '%s' "$v" > "$f") 2>&1)
+		check "write '$v' to ${f#$QUEUE/}: EINVAL" grep -q 'Invalid argument' <<< "$err"
+		check "write '$v' to ${f#$QUEUE/}: value unchanged" test "$(cat "$f")" = "$before"
+	done
+	err=$( (setpriv --reuid=65534 --regid=65534 --clear-groups bash -c "echo 9 > '$f'") 2>&1)
+	check "unprivileged write to ${f#$QUEUE/} refused" grep -q 'Permission denied' <<< "$err"
+	check "unprivileged write left ${f#$QUEUE/} unchanged" test "$(cat "$f")" = "$before"
+done
+echo 1048576 > "$q" && check "quota upper bound accepted" test "$(cat "$q")" = 1048576
+printf '1\n' > "$q" && check "quota lower bound with newline accepted" test "$(cat "$q")" = 1
+for f in generation rings; do
+	err=$( (echo 1 > $QUEUE/$f) 2>&1)
+	check "$f is read-only" test -n "$err"
+done
+step "swapoff everything" swap_off_all
+check "no device directories left" test -z "$(ls $QUEUE/devices)"
+exit $((failures > 0))

@@ -35,6 +35,8 @@ out=$(cd "$out" && pwd)
 rm -f "$out"/{console.log,output.log,dmesg}
 {
 	printf 'cd %q || exit 126\n' "$PWD"
+	# SWAPQ_* settings of the caller (SWAPQ_DURATION ...) reach the guest
+	for v in $(compgen -v SWAPQ_); do printf 'export %s=%q\n' "$v" "${!v}"; done
 	printf 'export SWAPQ_REPO=%q\n' "$top"
 	printf 'exec'; printf ' %q' "$@"; printf '\n'
 } > "$out/cmd"

@@ -45,11 +45,13 @@ for p in "$out"/0*.patch; do
 	fi
 done
 
+patches=()
+for p in "$out"/0*.patch; do [ "$p" = "$cover" ] || patches+=("$p"); done
 wt=$(mktemp -d)
 rmdir "$wt"
 git -C "$b/pristine" worktree add -q --detach "$wt" pristine
-if (cd "$wt" && git -c user.name=swapq -c user.email=swapq@localhost am -q "$out"/0*.patch 2>/dev/null ||
-    { git am --abort; false; }) && [ "$(ls "$out"/0*.patch | wc -l)" -gt 1 ]; then
+if (cd "$wt" && git -c user.name=swapq -c user.email=swapq@localhost am -q "${patches[@]}" 2>/dev/null ||
+    { git am --abort; false; }); then
 	echo "series: $n patches apply with git am to pristine $(cat "$b/kernel-version")"
 else
 	echo "series: the exported series does not apply to the pristine base" >&2

@@ -1,22 +1,22 @@
 #!/bin/bash
-# The queue's KUnit suite, built as a module (swap_queue_test) and loaded with
-# modprobe; its KTAP results are read back from debugfs.
+# The queue's KUnit suite, built as a module (swap_queue_test) and loaded
+# with modprobe; its KTAP results are read back from the kernel log.
 . "$(dirname "$0")/lib.sh"
 
 moddir=$(ls -d "$SWAPQ_REPO"/build/mod-*/lib/modules/"$(uname -r)" 2>/dev/null | head -n 1)
-if ! modinfo -b "${moddir%/lib/modules/*}" -k "$(uname -r)" swap_queue_test >/dev/null 2>&1; then
+root=${moddir%/lib/modules/*}
+if [ -z "$moddir" ] || ! modinfo -b "$root" -k "$(uname -r)" swap_queue_test >/dev/null 2>&1; then
 	not_ok "swap_queue_test module is built for $(uname -r)"
 	exit 1
 fi
-check "modprobe swap_queue_test" modprobe -d "${moddir%/lib/modules/*}" swap_queue_test
-results=$(cat /sys/kernel/debug/kunit/swap_queue/results 2>/dev/null)
-if [ -z "$results" ]; then
-	not_ok "KUnit results in /sys/kernel/debug/kunit/swap_queue/results"
-	exit 1
-fi
-echo "$results" | sed 's/^/# /'
-# one TAP line per test case (top-level cases are indented by 4 spaces)
-echo "$results" | sed -n 's/^    \(ok\|not ok\) [0-9]* \(.*\)$/\1 - kunit swap_queue: \2/p'
-echo "$results" | grep -q '^ok ' || not_ok "kunit suite swap_queue passed"
-modprobe -d "${moddir%/lib/modules/*}" -r swap_queue_test
+mark=$(dmesg | wc -l)
+check "modprobe swap_queue_test" modprobe -d "$root" swap_queue_test
+ktap=$(dmesg | tail -n +$((mark + 1)) | sed 's/^\[[^]]*\] //')
+echo "$ktap" | sed 's/^/# /'
+# one TAP line per test case: the suite's cases are indented by 4 spaces
+cases=$(echo "$ktap" | sed -n 's/^    \(ok\|not ok\) [0-9]* \([^#]*\).*$/\1 - kunit swap_queue: \2/p')
+echo "$cases"
+check "kunit swap_queue ran its cases ($(echo "$cases" | grep -c .))" test "$(echo "$cases" | grep -c '^ok')" -ge 5
+check "kunit suite swap_queue passed" grep -q '^ok [0-9]* swap_queue' <<< "$ktap"
+modprobe -d "$root" -r swap_queue_test
 exit $((failures > 0))

@@ -1,12 +1,13 @@
 #!/bin/bash
-# Run guest tests inside the VM: run.sh [TEST...] (default: every NN-*.sh).
+# Run guest tests inside the VM: run.sh [TEST...] (default: the tests named
+# in check.list, which make check runs).
 # Each test prints TAP lines; after each one the kernel log it produced is
 # checked for splats, which count as a failure of that test.
 cd "$(dirname "$0")" || exit 2
 here=$PWD
 tmo=${SWAPQ_TEST_TIMEOUT:-900}
 tests=("$@")
-[ ${#tests[@]} -gt 0 ] || tests=([0-9][0-9]-*.sh)
+[ ${#tests[@]} -gt 0 ] || mapfile -t tests < <(sed 's/#.*//; /^[[:space:]]*$/d' check.list)
 echo "# guest kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 }' /proc/meminfo) KiB"
 for t in "${tests[@]}"; do
 	t=${t##*/}

@@ -9,8 +9,8 @@ for i in 0 1 2; do swap_on "$(ram $i)" 5; done
 swap_on "$(ram 3)" 1
 cg=$(memcg harness 48M)
 
-in_memcg "$cg" "$FILL" --anon 128M --seed 7 --stop-after-fill &
-pid=$!
+memcg_bg "$cg" "$FILL" --anon 128M --seed 7 --stop-after-fill
+pid=$worker
 if wait_stopped $pid; then
 	cat /proc/swaps | sed 's/^/# /'
 	total=0

@@ -23,8 +23,8 @@ finish_worker
 swap_off_all
 swap_on "$(ram 2)" 4 24576
 echo never > $T/enabled
-in_memcg "$cg" "$FILL" --anon 80M --stop-after-fill --quiet &
-small=$!
+memcg_bg "$cg" "$FILL" --anon 80M --stop-after-fill --quiet
+small=$worker
 wait_stopped $small
 echo always > $T/enabled
 fb=$(cat $T/stats/swpout_fallback)

@@ -62,6 +62,15 @@ in_memcg() {
 	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@"
 }
 
+# memcg_bg CG COMMAND...: start COMMAND inside the cgroup in the background;
+# bash -c execs it, so $worker is COMMAND's own pid
+memcg_bg() {
+	local cg=$1
+	shift
+	bash -c 'echo $$ > "$0/cgroup.procs" && exec "$@"' "$cg" "$@" &
+	worker=$!
+}
+
 # wait_stopped PID: until the process stops itself (SIGSTOP) or exits
 wait_stopped() {
 	local st
@@ -90,8 +99,7 @@ dev_attr() { cat "$QUEUE/devices/$(dev_type "$1")/$2"; }
 # run_stopped CG SIZE: start a worker swapping SIZE of anon memory in CG;
 # returns once it has filled its memory and stopped itself (pid in $worker)
 run_stopped() {
-	in_memcg "$1" "$FILL" --anon "$2" --stop-after-fill --quiet &
-	worker=$!
+	memcg_bg "$1" "$FILL" --anon "$2" --stop-after-fill --quiet
 	wait_stopped $worker
 }
 

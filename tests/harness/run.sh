@@ -4,7 +4,8 @@
 # on a patch that does not apply.  run.sh KERNEL-FLAVOR
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=${1:-debug}
-tmp=$(mktemp -d)
+# under build/: the guest mounts its own /tmp over the host one
+tmp=$(mktemp -d "$top/build/harness.XXXXXX")
 trap 'rm -rf "$tmp"; git -C "$top/build/pristine" worktree remove -f "$tmp/tree" 2>/dev/null' EXIT
 
 # 1. a clean run passes and returns the command's status

@@ -37,6 +37,11 @@ initramfs: deps
 check: kernel tools initramfs
 	@bash tests/run -k $(FLAVOR)
 
+# The swapon/swapoff race tests, for DURATION seconds each (default 60).
+DURATION ?= 60
+stress: kernel tools initramfs
+	@SWAPQ_DURATION=$(DURATION) bash tests/run -k $(FLAVOR) --guest-only 10-race-churn.sh
+
 demo:
 	@$(MAKE) -s kernel tools initramfs FLAVOR=vm
 	@bash $(SCRIPTS)/run-vm.sh -k vm -t 900 -a "brd.rd_nr=8 brd.rd_size=262144" -- bash tests/demo.sh

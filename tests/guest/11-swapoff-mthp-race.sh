@@ -4,9 +4,10 @@
 # one of four equal-priority devices off and on again, so swapoff's
 # try_to_unuse() keeps meeting folios that the fault path has just put in the
 # swap cache and not yet mapped. Three phases: anonymous memory on brd, shmem
-# (memfd) on brd, anonymous and shmem on zram. Each phase races for
-# SWAPQ_DURATION seconds (default 30; the whole test takes about 100 s) and
-# ends early once the kernel log shows a splat.
+# (memfd) on brd, anonymous and shmem on zram. Each phase starts worker runs
+# for SWAPQ_DURATION seconds (default 30; the whole test takes about 100 s
+# when the host is idle) and swaps devices off and on while the last run
+# lasts, or stops once the kernel log shows a splat.
 . "$(dirname "$0")/lib.sh"
 duration=${SWAPQ_DURATION:-30}
 T=/sys/kernel/mm/transparent_hugepage
@@ -49,9 +50,10 @@ race() {
 		echo "# $name: worker runs: $n"
 		exit $rc
 	) &
-	# churn until the deadline, then let the worker finish its last run
+	# churn as long as the worker runs; it starts no new run after the
+	# deadline or once the kernel log shows a splat
 	local wpid=$! cycles=0 fails=0 clean=1 last=$SECONDS
-	while kill -0 $wpid 2>/dev/null && [ $SECONDS -lt $end ] && [ ! -e $stop ]; do
+	while kill -0 $wpid 2>/dev/null && [ ! -e $stop ]; do
 		d=${devs[RANDOM % ${#devs[@]}]}
 		if swapoff "$d" && swap_on "$d" 5 $size; then
 			cycles=$((cycles + 1))
@@ -72,7 +74,7 @@ race() {
 	local t=$SECONDS
 	wait $wpid
 	local wrc=$?
-	diag "$name: $cycles swapoff/swapon cycles in $((t - end + duration))s, worker done $((SECONDS - t))s later, 64K swpin $sw0 -> $(cat $T/hugepages-64kB/stats/swpin 2>/dev/null), 64K shmem_alloc $sh0 -> $(cat $T/hugepages-64kB/stats/shmem_alloc 2>/dev/null)"
+	diag "$name: $cycles swapoff/swapon cycles in $((t - end + duration))s, worker done $((SECONDS - t))s after, 64K swpin $sw0 -> $(cat $T/hugepages-64kB/stats/swpin 2>/dev/null), 64K shmem_alloc $sh0 -> $(cat $T/hugepages-64kB/stats/shmem_alloc 2>/dev/null)"
 	check "$name: worker verified its data under swapoff churn" test $wrc -eq 0
 	check "$name: swapoff/swapon cycles ran ($cycles, $fails failed)" test $cycles -gt 0 -a $fails -eq 0
 	check "$name: kernel log clean" log_clean "$mark"
@@ -106,7 +108,7 @@ for i in 0 1 2 3; do
 	zram+=("/dev/zram$i")
 done
 check "four zram devices (${#zram[@]})" test ${#zram[@]} -eq 4
-race anon-shmem-zram "" "${zram[@]}" -- --anon 96M --shmem 64M
+race anon-shmem-zram "" "${zram[@]}" -- --anon 64M --shmem 64M
 for z in "${zram[@]}"; do echo 1 > /sys/block/${z#/dev/}/reset; done
 for n in "${added[@]}"; do echo "$n" > $ZC/hot_remove; done
 

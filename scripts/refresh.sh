@@ -1,5 +1,5 @@
 #!/bin/bash
-# Turn the commits of build/linux (pristine..HEAD) back into this repository:
+# Turn the commits of build/linux (or $SWAPQ_TREE; pristine..HEAD) back into this repository:
 # each commit becomes patches/NNNN-*.patch holding its changes to files that
 # exist upstream, and the files it adds are copied to their kernel path here
 # (with their content at HEAD). A new file is added whole by one commit and
@@ -9,7 +9,7 @@
 # rebase -i, ...), then run make refresh.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-tree=$top/build/linux
+tree=${SWAPQ_TREE:-$top/build/linux}
 cd "$tree"
 [ -z "$(git status --porcelain --untracked-files=no)" ] ||
 	{ echo "refresh: build/linux has uncommitted changes; commit them first" >&2; exit 1; }

@@ -1,13 +1,15 @@
 #!/bin/bash
-# Race: swapoff against large-folio (64K mTHP) swap-in. A worker in a memcg
-# swaps 64K folios out and faults them back in while a loop swaps a random
-# one of four equal-priority devices off and on again, so swapoff's
-# try_to_unuse() keeps meeting folios that the fault path has just put in the
-# swap cache and not yet mapped. Three phases: anonymous memory on brd, shmem
-# (memfd) on brd, anonymous and shmem on zram. Each phase starts worker runs
-# for SWAPQ_DURATION seconds (default 30; the whole test takes about 100 s
-# when the host is idle) and swaps devices off and on while the last run
-# lasts, or stops once the kernel log shows a splat.
+# Race: swapoff against large-folio (64K mTHP) swap-in. Workers in a memcg
+# swap 64K folios out and fault them back in (the anonymous phase: 128M
+# written twice in a 96M memcg, by four processes so that every swapoff
+# crosses four fault fronts) while a loop swaps a random one of four
+# equal-priority devices off and on again, so swapoff's try_to_unuse() keeps
+# meeting folios that the fault path has just put in the swap cache (and is
+# charging to the memcg, reclaiming) and not yet mapped. Three phases: anonymous memory on brd, shmem
+# (memfd) on brd, anonymous and shmem on zram, the last two at half the size.
+# Each phase starts worker runs for SWAPQ_DURATION seconds (default 30) and
+# swaps devices off and on while the last run lasts; a phase stops early once
+# the kernel log shows a splat.
 . "$(dirname "$0")/lib.sh"
 duration=${SWAPQ_DURATION:-30}
 T=/sys/kernel/mm/transparent_hugepage
@@ -22,18 +24,19 @@ log_clean() {
 	return "${PIPESTATUS[0]}"
 }
 
-# race NAME SIZE_KIB DEV... -- WORKER-ARGS...: swap on DEV... at one
-# priority, run swapq-fill WORKER-ARGS in a 96M memcg over and over, and
-# meanwhile swap a random DEV off and on again
+# race NAME MEMCG_MAX WORKERS SIZE_KIB DEV... -- WORKER-ARGS...: swap on
+# DEV... at one priority (SIZE_KIB of each, "" for all), run WORKERS
+# swapq-fill WORKER-ARGS at a time in a memcg over and over, and meanwhile
+# swap a random DEV off and on again
 race() {
-	local name=$1 size=$2 devs=() d
-	shift 2
+	local name=$1 max=$2 nw=$3 size=$4 devs=() d
+	shift 4
 	while [ "$1" != -- ]; do devs+=("$1"); shift; done
 	shift
 	swap_off_all
 	for d in "${devs[@]}"; do swap_on "$d" 5 $size || not_ok "$name: swapon $d"; done
 	local cg mark stop=/tmp/11-stop.$name
-	cg=$(memcg swapoff-mthp 96M)
+	cg=$(memcg swapoff-mthp "$max")
 	mark=$(dmesg | wc -l)
 	rm -f $stop
 	local sw0 sh0
@@ -44,7 +47,13 @@ race() {
 	(
 		n=0 rc=0
 		while [ $SECONDS -lt $end ] && [ ! -e $stop ]; do
-			in_memcg "$cg" "$FILL" --passes 2 --quiet "$@" || { rc=1; break; }
+			pids=()
+			for _ in $(seq "$nw"); do
+				in_memcg "$cg" "$FILL" --passes 2 --quiet "$@" &
+				pids+=($!)
+			done
+			for p in "${pids[@]}"; do wait "$p" || rc=1; done
+			[ $rc = 0 ] || break
 			n=$((n + 1))
 		done
 		echo "# $name: worker runs: $n"
@@ -75,7 +84,7 @@ race() {
 	wait $wpid
 	local wrc=$?
 	diag "$name: $cycles swapoff/swapon cycles in $((t - end + duration))s, worker done $((SECONDS - t))s after, 64K swpin $sw0 -> $(cat $T/hugepages-64kB/stats/swpin 2>/dev/null), 64K shmem_alloc $sh0 -> $(cat $T/hugepages-64kB/stats/shmem_alloc 2>/dev/null)"
-	check "$name: worker verified its data under swapoff churn" test $wrc -eq 0
+	check "$name: workers verified their data under swapoff churn" test $wrc -eq 0
 	check "$name: swapoff/swapon cycles ran ($cycles, $fails failed)" test $cycles -gt 0 -a $fails -eq 0
 	check "$name: kernel log clean" log_clean "$mark"
 	rmdir "$cg"
@@ -85,7 +94,7 @@ race() {
 
 echo always > $T/hugepages-64kB/enabled
 brd=("$(ram 0)" "$(ram 1)" "$(ram 2)" "$(ram 3)")
-race anon-brd 131072 "${brd[@]}" -- --anon 128M
+race anon-brd 96M 4 131072 "${brd[@]}" -- --anon 32M
 echo never > $T/hugepages-64kB/enabled
 
 # memfd lives on the internal tmpfs mount, whose huge setting follows the
@@ -93,22 +102,23 @@ echo never > $T/hugepages-64kB/enabled
 old_shmem=$(sed 's/.*\[\(.*\)\].*/\1/' $T/shmem_enabled)
 echo always > $T/shmem_enabled
 echo always > $T/hugepages-64kB/shmem_enabled
-race shmem-brd 131072 "${brd[@]}" -- --shmem 128M
+race shmem-brd 48M 4 131072 "${brd[@]}" -- --shmem 16M
 
 # zram: one device by default, add three more
 echo always > $T/hugepages-64kB/enabled
 zram=() added=()
 for i in 0 1 2 3; do
+	n=$i
 	if [ ! -e /sys/block/zram$i ]; then
 		n=$(cat $ZC/hot_add 2>/dev/null) || break
 		added+=("$n")
 	fi
-	echo 1 > /sys/block/zram$i/reset
-	echo 128M > /sys/block/zram$i/disksize
-	zram+=("/dev/zram$i")
+	echo 1 > /sys/block/zram$n/reset
+	echo 128M > /sys/block/zram$n/disksize
+	zram+=("/dev/zram$n")
 done
 check "four zram devices (${#zram[@]})" test ${#zram[@]} -eq 4
-race anon-shmem-zram "" "${zram[@]}" -- --anon 64M --shmem 64M
+race anon-shmem-zram 48M 4 "" "${zram[@]}" -- --anon 8M --shmem 8M
 for z in "${zram[@]}"; do echo 1 > /sys/block/${z#/dev/}/reset; done
 for n in "${added[@]}"; do echo "$n" > $ZC/hot_remove; done
 

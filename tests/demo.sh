@@ -20,8 +20,8 @@ swap_on "$(ram 1)" 10
 swap_on /dev/zram0 10
 swap_on "$(ram 2)" 5
 if [ -d "$QUEUE" ]; then
-	echo 512 > "$QUEUE/devices/0/quota"
-	echo 1536 > "$QUEUE/devices/1/quota"
+	echo 512 > "$QUEUE/devices/$(dev_type "$(ram 0)")/quota"
+	echo 1536 > "$QUEUE/devices/$(dev_type "$(ram 1)")/quota"
 	echo "quotas: $(ram 0) 512 pages, $(ram 1) 1536 pages, zram0 default"
 fi
 show "before: rings and quotas"
@@ -31,7 +31,8 @@ in_memcg "$cg" "$FILL" --anon 384M --passes 4 --seed 42 &
 pid=$!
 sleep 8
 show "during: the worker swaps 384M through a 96M memcg"
-[ -x "$SWAPQ" ] && [ -d "$QUEUE" ] && { echo; "$SWAPQ" watch -i 1 -c 3; }
+# through a pipe, so watch prints its tables one after another
+[ -x "$SWAPQ" ] && [ -d "$QUEUE" ] && { echo; "$SWAPQ" watch -i 1 -c 3 | cat; }
 echo
 echo "=== swapoff $(ram 1) under load ==="
 swapoff "$(ram 1)" && echo "swapoff $(ram 1): done"

@@ -28,7 +28,7 @@ kernel-base: deps
 tools: deps
 	@mkdir -p $(B)/tests
 	@$(MAKE) -s -C tests/helpers
-	@cp tests/helpers/swapq-fill $(B)/tests/
+	@cp tests/helpers/swapq-fill tests/helpers/swapq-churn $(B)/tests/
 	@if [ -f tools/swapq/Makefile ]; then $(MAKE) -s -C tools/swapq && cp tools/swapq/swapq $(B)/tests/; fi
 
 initramfs: deps
@@ -37,14 +37,26 @@ initramfs: deps
 check: kernel tools initramfs
 	@bash tests/run -k $(FLAVOR)
 
-# The swapon/swapoff race tests, for DURATION seconds each (default 60).
-DURATION ?= 60
+# The race suite (tests/guest/12-races.sh), every scenario churning for
+# DURATION seconds (default 120; make check runs it at 40). The test and VM
+# timeouts grow with DURATION; the TAP stream is kept in build/stress.
+DURATION ?= 120
 stress: kernel tools initramfs
-	@SWAPQ_DURATION=$(DURATION) bash tests/run -k $(FLAVOR) --guest-only 10-race-churn.sh
+	@mkdir -p $(B)/stress
+	@bash -c 'set -o pipefail; \
+		SWAPQ_DURATION=$(DURATION) SWAPQ_TEST_TIMEOUT=$$(($(DURATION) * 12 + 600)) \
+		bash $(SCRIPTS)/run-vm.sh -k $(FLAVOR) -t $$(($(DURATION) * 12 + 900)) -o $(B)/stress/vm \
+			-a "brd.rd_nr=8 brd.rd_size=262144" -- bash tests/guest/run.sh 12-races.sh | \
+		tee $(B)/stress/tap.txt' && ! grep -q '^not ok' $(B)/stress/tap.txt
 
 demo:
 	@$(MAKE) -s kernel tools initramfs FLAVOR=vm
 	@bash $(SCRIPTS)/run-vm.sh -k vm -t 900 -a "brd.rd_nr=8 brd.rd_size=262144" -- bash tests/demo.sh
+
+# Pristine against patched 7.3, alternating boots: build/bench/report.md.
+# Settings: RUNS=5 LOCKSTAT=1 BENCH_* (see scripts/bench.sh).
+bench: deps
+	@bash $(SCRIPTS)/bench.sh
 
 # The series as a reviewer gets it: build/series/*.patch, checkpatch-ed.
 series: tree

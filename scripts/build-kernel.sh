@@ -3,22 +3,26 @@
 #   debug  patched tree, vm.config + debug.config   (make check)
 #   vm     patched tree, vm.config                  (make demo)
 #   bench  patched tree, vm.config + bench.config   (make bench)
+#   lockstat  patched tree, vm.config + lockstat.config (make bench LOCKSTAT=1)
+#   kasan  patched tree, debug flavor + kasan.config (long local race runs)
 #   base   pristine tree, same config as $BASE_OF (default debug)
 # Output: build/obj-FLAVOR/arch/x86/boot/bzImage, modules in build/mod-FLAVOR.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build
-flavor=${1:?usage: build-kernel.sh debug|vm|bench|base|base-vm|base-bench}
+flavor=${1:?usage: build-kernel.sh debug|vm|bench|lockstat|kasan|base|base-vm|base-bench|base-lockstat|base-kasan}
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 case "$flavor" in
-debug|vm|bench) src=$b/linux; frags=(vm) ;;
+debug|vm|bench|lockstat|kasan) src=$b/linux; frags=(vm) ;;
 base*) src=$b/pristine; frags=(vm) ;;
 *) echo "build-kernel: unknown flavor $flavor" >&2; exit 1 ;;
 esac
 case "$flavor" in
 debug|base) frags+=(debug) ;;
 bench|base-bench) frags+=(bench) ;;
+lockstat|base-lockstat) frags+=(lockstat) ;;
+kasan|base-kasan) frags+=(debug kasan) ;;
 esac
 
 obj=$b/obj-$flavor
@@ -39,13 +43,20 @@ if [ "$(cat "$obj/.swapq-config" 2>/dev/null)" != "$want" ]; then
 	"${kmake[@]}" olddefconfig >/dev/null
 	# every requested option must have survived olddefconfig
 	missing=0
-	for f in "${cfgs[@]}"; do
+	for i in "${!cfgs[@]}"; do
+		later=("${cfgs[@]:i+1}")
 		while IFS= read -r line; do
+			# a later fragment overrides this one
+			[ ${#later[@]} -gt 0 ] && grep -q "^${line%%=*}=" "${later[@]}" && continue
 			case "$line" in CONFIG_*=n) opt=${line%=n}
 				grep -q "^$opt=" "$obj/.config" && { echo "build-kernel: $opt still set" >&2; missing=1; } ;;
-			CONFIG_*) grep -qx "$line" "$obj/.config" || { echo "build-kernel: $line not in final config" >&2; missing=1; } ;;
+			CONFIG_*) grep -qx "$line" "$obj/.config" && continue
+				opt=${line%%=*}
+				# the pristine tree lacks the options the series adds
+				case "$flavor" in base*) grep -rqx --include='Kconfig*' "config ${opt#CONFIG_}" "$src" || continue ;; esac
+				echo "build-kernel: $line not in final config" >&2; missing=1 ;;
 			esac
-		done < "$f"
+		done < "${cfgs[i]}"
 	done
 	[ $missing = 0 ] || exit 1
 	echo "$want" > "$obj/.swapq-config"

@@ -1,0 +1,102 @@
+#!/bin/bash
+# swapq against the real kernel: status agrees with /proc/swaps and sysfs,
+# cpus with debugfs, quota by path and by type changes sysfs, bad input
+# changes nothing and exits with its documented status.
+. "$(dirname "$0")/lib.sh"
+DBG=/sys/kernel/debug/swap/queue
+
+swap_off_all
+swap_on "$(ram 0)" 10 65536
+swap_on "$(ram 1)" 10 65536
+swap_on "$(ram 2)" 10 65536
+swap_on "$(ram 3)" 5 65536
+# some swap in use, so USED and ALLOCATED are not all zero
+cg=$(memcg swapq 32M)
+run_stopped "$cg" 96M
+
+# status: one row per /proc/swaps device, same name, priority, size and use
+status_matches() {
+	local rows want
+	rows=$("$SWAPQ" status -r -n -b -o NAME,PRIO,SIZE,USED | sort)
+	want=$(awk 'NR > 1 { print $1, $5, $3 * 1024, $4 * 1024 }' /proc/swaps | sort)
+	[ "$rows" = "$want" ] || { diag "swapq: $rows"; diag "/proc/swaps: $want"; return 1; }
+}
+check "status: name, priority, size and use match /proc/swaps" status_matches
+
+# status: ring, position, type, quota and allocated match sysfs
+sysfs_matches() {
+	local ring prio type name quota pos alloc bad=0 d
+	while read -r ring prio type name quota pos alloc; do
+		d=$QUEUE/devices/$type
+		[ "$(cat "$d/path")" = "$name" ] && [ "$(cat "$d/ring")" = "$ring" ] &&
+			[ "$(cat "$d/priority")" = "$prio" ] && [ "$(cat "$d/quota")" = "$quota" ] &&
+			[ "$(cat "$d/position")" = "$pos" ] && [ "$(cat "$d/allocated")" = "$alloc" ] ||
+			{ diag "type $type: swapq says $ring $prio $name $quota $pos $alloc"; bad=1; }
+	done < <("$SWAPQ" status -r -n -o RING,PRIO,TYPE,NAME,QUOTA,POSITION,ALLOCATED)
+	return $bad
+}
+check "status: ring, position, quota and allocated match sysfs" sysfs_matches
+check "status: rows in ring order, highest priority first" \
+	test "$("$SWAPQ" status -r -n -o PRIO | tr '\n' ' ')" = "10 10 10 5 "
+check "status --json parses" bash -c '"$0" status --json | python3 -m json.tool >/dev/null' "$SWAPQ"
+
+# cpus: a row per possible CPU and ring, positions as in debugfs
+cpus_match() {
+	local want got
+	want=$(awk '$1 == "cpu" { print $2, $4, $6, $8 }' $DBG | sort)
+	got=$("$SWAPQ" cpus -r -n -o CPU,RING,POSITION,LEFT | sort)
+	[ "$want" = "$got" ] || { diag "debugfs: $want"; diag "swapq: $got"; return 1; }
+}
+# the worker is stopped, so nothing allocates between the two reads
+check "cpus: rows match debugfs" cpus_match
+check "cpus --json parses" bash -c '"$0" cpus --json | python3 -m json.tool >/dev/null' "$SWAPQ"
+
+# quota by path, by type, and the default
+t1=$(dev_type "$(ram 1)")
+t2=$(dev_type "$(ram 2)")
+check "quota by path: exit 0" "$SWAPQ" quota "$(ram 1)" 700
+check "quota by path: sysfs reads 700" test "$(cat "$QUEUE/devices/$t1/quota")" = 700
+check "quota by type: exit 0" "$SWAPQ" quota "$t2" 900
+check "quota by type: sysfs reads 900" test "$(cat "$QUEUE/devices/$t2/quota")" = 900
+check "quota show: prints the value" test "$("$SWAPQ" quota -r -n -o QUOTA "$(ram 1)")" = 700
+def=$(cat $QUEUE/default_quota)
+check "quota --default: exit 0" "$SWAPQ" quota --default 1024
+check "quota --default: sysfs reads 1024" test "$(cat $QUEUE/default_quota)" = 1024
+echo "$def" > $QUEUE/default_quota
+
+# expect_status WANT DESCRIPTION COMMAND...: COMMAND exits WANT, says why
+expect_status() {
+	local want=$1 what=$2 rc err
+	shift 2
+	err=$("$@" 2>&1 >/dev/null)
+	rc=$?
+	err=${err%%$'\n'*}
+	[ "$rc" = "$want" ] && [ -n "$err" ] && { ok "$what: exit $rc ($err)"; return; }
+	not_ok "$what: exit $rc, want $want (${err:-no message})"
+}
+before=$(cat "$QUEUE/devices/$t1/quota") before_def=$(cat $QUEUE/default_quota)
+expect_status 1 "quota 0" "$SWAPQ" quota "$(ram 1)" 0
+expect_status 1 "quota 1048577" "$SWAPQ" quota "$(ram 1)" 1048577
+expect_status 1 "quota abc" "$SWAPQ" quota "$(ram 1)" abc
+expect_status 1 "quota -5" "$SWAPQ" quota "$(ram 1)" -5
+expect_status 1 "quota 12x" "$SWAPQ" quota "$(ram 1)" 12x
+expect_status 1 "quota --default 0" "$SWAPQ" quota --default 0
+expect_status 1 "unknown option" "$SWAPQ" --frobnicate
+expect_status 1 "unknown column" "$SWAPQ" status -o NAME,BOGUS
+expect_status 5 "unknown device path" "$SWAPQ" quota /dev/ram7 100
+expect_status 5 "type not swapped on" "$SWAPQ" quota 31 100
+expect_status 4 "quota as an unprivileged user" setpriv --reuid=65534 --regid=65534 --clear-groups "$SWAPQ" quota "$(ram 1)" 100
+check "bad input left the quota unchanged" test "$(cat "$QUEUE/devices/$t1/quota")" = "$before"
+check "bad input left the default quota unchanged" test "$(cat $QUEUE/default_quota)" = "$before_def"
+
+# debugfs unmounted: cpus says so, status still works
+umount /sys/kernel/debug
+expect_status 3 "cpus without debugfs" "$SWAPQ" cpus
+check "status works without debugfs" bash -c '"$0" status -n >/dev/null' "$SWAPQ"
+mount -t debugfs debugfs /sys/kernel/debug
+
+finish_worker
+rmdir "$cg"
+swap_off_all
+check "status with no swap: no rows, exit 0" test -z "$("$SWAPQ" status -n)"
+exit $((failures > 0))

@@ -5,10 +5,10 @@
 # crosses four fault fronts) while a loop swaps a random one of four
 # equal-priority devices off and on again, so swapoff's try_to_unuse() keeps
 # meeting folios that the fault path has just put in the swap cache (and is
-# charging to the memcg, reclaiming) and not yet mapped. Three phases: anonymous memory on brd, shmem
-# (memfd) on brd, anonymous and shmem on zram, the last two at half the size.
-# Each phase starts worker runs for SWAPQ_DURATION seconds (default 30) and
-# swaps devices off and on while the last run lasts; a phase stops early once
+# charging to the memcg, reclaiming) and not yet mapped. Four phases:
+# anonymous memory and shmem (memfd) on brd, then on zram. Each phase starts
+# worker runs for SWAPQ_DURATION seconds (default 30) and swaps devices off
+# and on while the last run lasts; a phase stops early once
 # the kernel log shows a splat.
 . "$(dirname "$0")/lib.sh"
 duration=${SWAPQ_DURATION:-30}
@@ -31,6 +31,8 @@ log_clean() {
 race() {
 	local name=$1 max=$2 nw=$3 size=$4 devs=() d
 	shift 4
+	# SWAPQ_PHASES="NAME ...": only these phases
+	case " ${SWAPQ_PHASES:-$name} " in *" $name "*) ;; *) return 0 ;; esac
 	while [ "$1" != -- ]; do devs+=("$1"); shift; done
 	shift
 	swap_off_all
@@ -118,7 +120,10 @@ for i in 0 1 2 3; do
 	zram+=("/dev/zram$n")
 done
 check "four zram devices (${#zram[@]})" test ${#zram[@]} -eq 4
-race anon-shmem-zram 48M 4 "" "${zram[@]}" -- --anon 8M --shmem 8M
+# zram decompresses the whole folio while it is locked in the swap cache:
+# the widest window for swapoff to find it there before the fault maps it
+race anon-zram 64M 4 "" "${zram[@]}" -- --anon 32M
+race shmem-zram 48M 4 "" "${zram[@]}" -- --shmem 16M
 for z in "${zram[@]}"; do echo 1 > /sys/block/${z#/dev/}/reset; done
 for n in "${added[@]}"; do echo "$n" > $ZC/hot_remove; done
 

@@ -1,0 +1,42 @@
+#!/bin/bash
+# The series in the built tree: what it removes is gone (and was there in
+# the pristine tree, so the check can fail), and the C files it touches
+# build with W=1 without a warning.  run.sh KERNEL-FLAVOR
+top=$(cd "$(dirname "$0")/../.." && pwd)
+b=$top/build
+flavor=${1:-debug}
+obj=$b/obj-$flavor
+removed='plist_requeue|swap_avail_head|swap_avail_lock|swap_active_head|percpu_swap_cluster'
+
+found() { # TREE: lines of its sources naming a removed symbol
+	git -C "$1" grep -nwE "$removed" -- '*.c' '*.h'
+}
+n=$(found "$b/pristine" | wc -l)
+[ "$n" -gt 0 ] && echo "ok - the pristine tree names the removed symbols ($n lines)" ||
+	echo "not ok - the pristine tree names the removed symbols"
+if found "$b/linux" > "$b/removed.txt"; then
+	echo "not ok - the patched tree no longer names them"
+	sed 's/^/# /' "$b/removed.txt"
+else
+	echo "ok - the patched tree no longer names them"
+fi
+if grep -wE "$removed" "$obj/System.map" > "$b/removed.txt"; then
+	echo "not ok - the $flavor kernel has none of them"
+	sed 's/^/# /' "$b/removed.txt"
+else
+	echo "ok - the $flavor kernel has none of them"
+fi
+
+# W=1 on every C file the series touches, in the object tree of make check
+mapfile -t objs < <(git -C "$b/linux" diff --name-only pristine..HEAD -- '*.c' | sed 's/\.c$/.o/')
+log=$b/w1.log
+make -s -C "$b/linux" O="$obj" CC="ccache gcc" W=1 LOCALVERSION=-"$flavor" \
+	KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00 UTC" KBUILD_BUILD_USER=swapq \
+	KBUILD_BUILD_HOST=swapq "${objs[@]}" > "$log" 2>&1
+rc=$?
+if [ $rc = 0 ] && ! grep -q 'warning:' "$log"; then
+	echo "ok - W=1 build of ${objs[*]}: no warnings"
+else
+	echo "not ok - W=1 build of ${objs[*]}: no warnings (status $rc)"
+	sed 's/^/# /' "$log"
+fi

@@ -5,6 +5,7 @@ SWAPQ_REPO=${SWAPQ_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 FILL=$SWAPQ_REPO/build/tests/swapq-fill
 SWAPQ=$SWAPQ_REPO/build/tests/swapq
 QUEUE=/sys/kernel/mm/swap/queue
+DBG=/sys/kernel/debug/swap/queue
 failures=0
 
 ok() { echo "ok - $*"; }
@@ -108,4 +109,74 @@ finish_worker() {
 	kill -CONT $worker
 	wait $worker
 	check "worker data verified after swap-in" test $? -eq 0
+}
+
+# consistent: the queue's sysfs, debugfs and /proc/swaps describe the same
+# devices, rings and priorities; print what disagrees, fail if anything does
+consistent() {
+	local bad=0 n=0 t d path prio ring pos line r i expect_prio
+	local -A seen
+	# every /proc/swaps device has a sysfs directory with its priority
+	while read -r path _ _ _ prio; do
+		n=$((n + 1))
+		t=$(dev_type "$path") || { echo "# no sysfs directory for $path"; bad=1; continue; }
+		seen[$t]=1
+		[ "$(cat "$QUEUE/devices/$t/priority")" = "$prio" ] ||
+			{ echo "# $path: sysfs priority $(cat "$QUEUE/devices/$t/priority") != $prio"; bad=1; }
+	done < <(awk 'NR > 1' /proc/swaps)
+	[ "$(ls "$QUEUE/devices" | wc -l)" = "$n" ] ||
+		{ echo "# $(ls "$QUEUE/devices" | wc -l) sysfs devices, $n in /proc/swaps"; bad=1; }
+	# rings: strictly descending priority; ring/position/priority of members
+	r=0 expect_prio=
+	while IFS= read -r line; do
+		prio=${line%%:*}
+		if [ -n "$expect_prio" ] && [ "$prio" -ge "$expect_prio" ]; then
+			echo "# ring $r priority $prio not below $expect_prio"; bad=1
+		fi
+		expect_prio=$prio i=0
+		for t in ${line#*:}; do
+			d=$QUEUE/devices/$t
+			[ "$(cat "$d/ring")" = "$r" ] && [ "$(cat "$d/position")" = "$i" ] &&
+				[ "$(cat "$d/priority")" = "$prio" ] ||
+				{ echo "# type $t: ring $(cat "$d/ring") position $(cat "$d/position") priority $(cat "$d/priority"), rings says $r/$i/$prio"; bad=1; }
+			unset "seen[$t]"
+			i=$((i + 1))
+		done
+		r=$((r + 1))
+	done < "$QUEUE/rings"
+	[ ${#seen[@]} = 0 ] || { echo "# devices in no ring: ${!seen[*]}"; bad=1; }
+	# debugfs: same generation, rings and devices; a cpu line per CPU and ring
+	[ "$(awk '$1 == "generation" { print $2 }' $DBG)" = "$(cat $QUEUE/generation)" ] ||
+		{ echo "# debugfs generation differs"; bad=1; }
+	[ "$(awk '$1 == "ring" { s = $4 ":"; for (i = 6; i <= NF; i++) s = s " " $i; print s }' $DBG)" = \
+	  "$(sed 's/ *$//' $QUEUE/rings)" ] ||
+		{ echo "# debugfs rings differ from sysfs rings"; sed 's/^/#   /' $DBG; bad=1; }
+	local cpus rings_n
+	cpus=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, a, "-"); n += (a[2] == "" ? 1 : a[2] - a[1] + 1) } print n }' /sys/devices/system/cpu/possible)
+	rings_n=$(wc -l < $QUEUE/rings)
+	[ "$(grep -c '^cpu ' $DBG)" = $((cpus * rings_n)) ] ||
+		{ echo "# $(grep -c '^cpu ' $DBG) cpu lines, want $cpus CPUs x $rings_n rings"; bad=1; }
+	[ "$(grep -c '^device ' $DBG)" = "$n" ] || { echo "# debugfs device lines differ"; bad=1; }
+	return $bad
+}
+
+# The kernel log since a mark written to /dev/kmsg. Every swapon logs a
+# line, so the ring buffer wraps during long tests: counting lines would
+# hide what came after; a mark that has wrapped out means all of the buffer
+# is newer than it.
+log_mark() { echo "swapq-test: mark [$1]" > /dev/kmsg; }
+log_since() {
+	dmesg | awk -v m="swapq-test: mark [$1]" '{ l[NR] = $0 } index($0, m) { s = NR }
+		END { for (i = s ? s : 1; i <= NR; i++) print l[i] }'
+}
+
+# log_clean MARK: no splat in the kernel log since log_mark MARK
+log_clean() {
+	local f rc
+	f=$(mktemp)
+	log_since "$1" > "$f"
+	bash "$SWAPQ_REPO/scripts/splat-check.sh" "$f" 2>&1 | sed 's/^/# /'
+	rc=${PIPESTATUS[0]}
+	rm -f "$f"
+	return "$rc"
 }

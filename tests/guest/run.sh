@@ -5,6 +5,7 @@
 # checked for splats, which count as a failure of that test.
 cd "$(dirname "$0")" || exit 2
 here=$PWD
+. "$here/lib.sh"
 tmo=${SWAPQ_TEST_TIMEOUT:-900}
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || mapfile -t tests < <(sed 's/#.*//; /^[[:space:]]*$/d' check.list)
@@ -13,7 +14,7 @@ for t in "${tests[@]}"; do
 	t=${t##*/}
 	name=${t%.sh}
 	log=$(mktemp)
-	mark=$(dmesg | wc -l)
+	log_mark "$name"
 	echo "# $name"
 	start=$(date +%s)
 	timeout -k 10 "$tmo" bash "$here/$t" 2>&1 | tee "$log"
@@ -24,7 +25,7 @@ for t in "${tests[@]}"; do
 	elif [ "$rc" != 0 ] && ! grep -q '^not ok' "$log"; then
 		echo "not ok - $name: exited with status $rc"
 	fi
-	if dmesg | tail -n +$((mark + 1)) > "$log" && bash "$here/../../scripts/splat-check.sh" "$log" 2>&1 | sed 's/^/# /'; [ "${PIPESTATUS[0]}" = 0 ]; then
+	if log_since "$name" > "$log" && bash "$here/../../scripts/splat-check.sh" "$log" 2>&1 | sed 's/^/# /'; [ "${PIPESTATUS[0]}" = 0 ]; then
 		echo "ok - $name: kernel log clean"
 	else
 		echo "not ok - $name: kernel log clean"

@@ -4,11 +4,13 @@
  * a seed, push it out to swap (by exceeding a memcg limit or explicitly with
  * MADV_PAGEOUT), read it back and verify every byte.
  *
- * Usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--file PATH --size SIZE]
- *                   [--seed N] [--passes N] [--pageout] [--stop-after-fill]
- *                   [--quiet]
- * SIZE takes K, M or G. Exit status: 0 verified, 1 mismatch, 2 usage or
- * system error.
+ * Usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE]
+ *                   [--file PATH --size SIZE] [--seed N] [--passes N]
+ *                   [--pageout] [--stop-after-fill] [--quiet]
+ * --shmem is a memfd (tmpfs: folio sizes follow the top-level shmem_enabled),
+ * --shared anonymous shared memory (the per-size hugepages-*kB/shmem_enabled
+ * controls apply). SIZE takes K, M or G. Exit status: 0 verified, 1 mismatch,
+ * 2 usage or system error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -132,6 +134,7 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "anon", required_argument, NULL, 'a' },
 		{ "shmem", required_argument, NULL, 's' },
+		{ "shared", required_argument, NULL, 'h' },
 		{ "file", required_argument, NULL, 'f' },
 		{ "size", required_argument, NULL, 'z' },
 		{ "seed", required_argument, NULL, 'S' },
@@ -141,9 +144,9 @@ int main(int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct region r[3];
+	struct region r[4];
 	int nr = 0, i, c, passes = 1, pass, pageout = 0, stop = 0;
-	size_t anon = 0, shmem = 0, fsize = 0;
+	size_t anon = 0, shmem = 0, shared = 0, fsize = 0;
 	const char *file = NULL;
 	uint64_t seed = getpid();
 	long bad = 0;
@@ -152,6 +155,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'a': anon = parse_size(optarg); break;
 		case 's': shmem = parse_size(optarg); break;
+		case 'h': shared = parse_size(optarg); break;
 		case 'f': file = optarg; break;
 		case 'z': fsize = parse_size(optarg); break;
 		case 'S': seed = strtoull(optarg, NULL, 0); break;
@@ -162,8 +166,8 @@ int main(int argc, char **argv)
 		default: return 2;
 		}
 	}
-	if ((!anon && !shmem && !file) || passes < 1 || (file && !fsize)) {
-		fprintf(stderr, "usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--file PATH --size SIZE] [--seed N] [--passes N] [--pageout] [--stop-after-fill] [--quiet]\n");
+	if ((!anon && !shmem && !shared && !file) || passes < 1 || (file && !fsize)) {
+		fprintf(stderr, "usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE] [--file PATH --size SIZE] [--seed N] [--passes N] [--pageout] [--stop-after-fill] [--quiet]\n");
 		return 2;
 	}
 	if (anon) {
@@ -174,6 +178,12 @@ int main(int argc, char **argv)
 	}
 	if (shmem)
 		r[nr++] = (struct region){ "shmem", map_shmem(NULL, shmem), shmem };
+	if (shared) {
+		r[nr] = (struct region){ "shared",
+			mmap(NULL, shared, PROT_READ | PROT_WRITE,
+			     MAP_SHARED | MAP_ANONYMOUS, -1, 0), shared };
+		nr++;
+	}
 	if (file)
 		r[nr++] = (struct region){ "file", map_shmem(file, fsize), fsize };
 	for (i = 0; i < nr; i++) {
@@ -201,6 +211,6 @@ int main(int argc, char **argv)
 	if (!quiet || bad)
 		printf("swapq-fill: %s: %d of %d passes, %zu MiB, %ld mismatched words\n",
 		       bad ? "FAILED" : "verified", bad ? pass + 1 : pass, passes,
-		       (anon + shmem + fsize) >> 20, bad);
+		       (anon + shmem + shared + fsize) >> 20, bad);
 	return bad ? 1 : 0;
 }

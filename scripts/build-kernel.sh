@@ -7,6 +7,8 @@
 #   kasan  patched tree, debug flavor + kasan.config (long local race runs)
 #   base   pristine tree, same config as $BASE_OF (default debug)
 # Output: build/obj-FLAVOR/arch/x86/boot/bzImage, modules in build/mod-FLAVOR.
+# build-kernel.sh FLAVOR MAKE-ARG...: make only MAKE-ARG... in that tree
+# (for example W=1 mm/swapfile.o), with the same flags.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build
@@ -60,6 +62,10 @@ if [ "$(cat "$obj/.swapq-config" 2>/dev/null)" != "$want" ]; then
 	done
 	[ $missing = 0 ] || exit 1
 	echo "$want" > "$obj/.swapq-config"
+fi
+shift
+if [ $# -gt 0 ]; then
+	exec "${kmake[@]}" "$@"
 fi
 echo "build-kernel: $flavor from $(basename "$src") ($(cat "$b/kernel-version")), $jobs jobs"
 "${kmake[@]}" bzImage modules

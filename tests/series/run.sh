@@ -30,9 +30,7 @@ fi
 # W=1 on every C file the series touches, in the object tree of make check
 mapfile -t objs < <(git -C "$b/linux" diff --name-only pristine..HEAD -- '*.c' | sed 's/\.c$/.o/')
 log=$b/w1.log
-make -s -C "$b/linux" O="$obj" CC="ccache gcc" W=1 LOCALVERSION=-"$flavor" \
-	KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00 UTC" KBUILD_BUILD_USER=swapq \
-	KBUILD_BUILD_HOST=swapq "${objs[@]}" > "$log" 2>&1
+bash "$top/scripts/build-kernel.sh" "$flavor" W=1 "${objs[@]}" > "$log" 2>&1
 rc=$?
 if [ $rc = 0 ] && ! grep -q 'warning:' "$log"; then
 	echo "ok - W=1 build of ${objs[*]}: no warnings"

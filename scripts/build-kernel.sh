@@ -6,22 +6,25 @@
 #   lockstat  patched tree, vm.config + lockstat.config (make bench LOCKSTAT=1)
 #   kasan  patched tree, debug flavor + kasan.config (long local race runs)
 #   base   pristine tree, same config as $BASE_OF (default debug)
+#   inject, base-inject  the patched or pristine tree with the test-only
+#          fault injections (tests/inject), debug config
 # Output: build/obj-FLAVOR/arch/x86/boot/bzImage, modules in build/mod-FLAVOR.
 # build-kernel.sh FLAVOR MAKE-ARG...: make only MAKE-ARG... in that tree
 # (for example W=1 mm/swapfile.o), with the same flags.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build
-flavor=${1:?usage: build-kernel.sh debug|vm|bench|lockstat|kasan|base|base-vm|base-bench|base-lockstat|base-kasan}
+flavor=${1:?usage: build-kernel.sh debug|vm|bench|lockstat|kasan|inject|base|base-vm|base-bench|base-lockstat|base-kasan|base-inject}
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 case "$flavor" in
 debug|vm|bench|lockstat|kasan) src=$b/linux; frags=(vm) ;;
+inject|base-inject) src=$b/linux-$flavor; frags=(vm) ;;
 base*) src=$b/pristine; frags=(vm) ;;
 *) echo "build-kernel: unknown flavor $flavor" >&2; exit 1 ;;
 esac
 case "$flavor" in
-debug|base) frags+=(debug) ;;
+debug|base|inject|base-inject) frags+=(debug) ;;
 bench|base-bench) frags+=(bench) ;;
 lockstat|base-lockstat) frags+=(lockstat) ;;
 kasan|base-kasan) frags+=(debug kasan) ;;

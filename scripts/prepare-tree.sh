@@ -26,6 +26,26 @@ if ! git -C "$b/pristine" rev-parse -q --verify pristine >/dev/null 2>&1; then
 fi
 [ "$what" = pristine ] && exit 0
 
+if [ "$what" = inject ] || [ "$what" = base-inject ]; then
+	start=pristine
+	if [ "$what" = inject ]; then
+		bash "$0" patched
+		start=$(git -C "$tree" rev-parse HEAD)
+	fi
+	wt=$b/linux-$what
+	if [ ! -e "$wt/.git" ]; then
+		git -C "$b/pristine" worktree prune
+		git -C "$b/pristine" worktree add -q -f --detach "$wt" "$start"
+	fi
+	git -C "$wt" reset -q --hard "$start"
+	git -C "$wt" clean -q -fdx
+	for p in "$top"/tests/inject/*.patch; do
+		git -C "$wt" apply "$p" || { echo "prepare-tree: $p does not apply" >&2; exit 1; }
+	done
+	echo "prepare-tree: $wt: $start + $(ls "$top"/tests/inject/*.patch | wc -l) injection patches"
+	exit 0
+fi
+
 if [ ! -e "$tree/.git" ]; then
 	rm -rf "$tree"
 	git -C "$b/pristine" worktree prune

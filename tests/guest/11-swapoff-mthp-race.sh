@@ -66,7 +66,8 @@ race() {
 	local wpid=$! cycles=0 fails=0 clean=1 last=$SECONDS
 	while kill -0 $wpid 2>/dev/null && [ ! -e $stop ]; do
 		d=${devs[RANDOM % ${#devs[@]}]}
-		if swapoff "$d" && swap_on "$d" 5 $size; then
+		# the signature stays: swapon again without mkswap (seconds here)
+		if swapoff "$d" && swapon -p 5 "$d"; then
 			cycles=$((cycles + 1))
 		else
 			fails=$((fails + 1))
@@ -97,6 +98,7 @@ race() {
 echo always > $T/hugepages-64kB/enabled
 brd=("$(ram 0)" "$(ram 1)" "$(ram 2)" "$(ram 3)")
 race anon-brd 96M 4 131072 "${brd[@]}" -- --anon 32M
+race anon-brd-bounce 64M 8 131072 "${brd[@]}" -- --anon 128K --bounce 10
 echo never > $T/hugepages-64kB/enabled
 
 # memfd lives on the internal tmpfs mount, whose huge setting follows the

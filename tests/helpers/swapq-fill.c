@@ -6,11 +6,22 @@
  *
  * Usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE]
  *                   [--file PATH --size SIZE] [--seed N] [--passes N]
- *                   [--pageout] [--stop-after-fill] [--quiet]
+ *                   [--pageout] [--holes N] [--bounce SECONDS]
+ *                   [--freed SIZE] [--stop-after-fill] [--quiet]
  * --shmem is a memfd (tmpfs: folio sizes follow the top-level shmem_enabled),
  * --shared anonymous shared memory (the per-size hugepages-*kB/shmem_enabled
- * controls apply). SIZE takes K, M or G. Exit status: 0 verified, 1 mismatch,
- * 2 usage or system error.
+ * controls apply). SIZE takes K, M or G.
+ *
+ * --holes N: after the pageout, write to every Nth page so that it comes back
+ * and its swap slot is freed: on a full device, scattered free slots and no
+ * free cluster.
+ * --bounce SECONDS: after the fill, page everything out with MADV_PAGEOUT and
+ * fault it back in by writing, verifying, over and over for SECONDS.
+ * --freed SIZE: before the first fill, fill SIZE more and page it out, then
+ * unmap it between the fill and the pageout, so that the pageout needs the
+ * swap slots just freed (with discard: clusters still waiting for it).
+ *
+ * Exit status: 0 verified, 1 mismatch, 2 usage or system error.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -21,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <getopt.h>
 
@@ -111,6 +123,19 @@ static long verify(struct region *r, uint64_t seed)
 	return bad;
 }
 
+/*
+ * Write back the first byte of every @stride bytes unchanged: a write fault
+ * swaps the page in and frees its swap slot (a read fault may keep both).
+ */
+static void touch(struct region *r, size_t stride)
+{
+	volatile char *p = (char *)r->mem;
+	size_t off;
+
+	for (off = 0; off < r->len; off += stride)
+		p[off] = p[off];
+}
+
 static void *map_shmem(const char *path, size_t len)
 {
 	int fd;
@@ -140,13 +165,18 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "passes", required_argument, NULL, 'p' },
 		{ "pageout", no_argument, NULL, 'o' },
+		{ "holes", required_argument, NULL, 'H' },
+		{ "bounce", required_argument, NULL, 'b' },
+		{ "freed", required_argument, NULL, 'F' },
 		{ "stop-after-fill", no_argument, NULL, 'T' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct region r[4];
-	int nr = 0, i, c, passes = 1, pass, pageout = 0, stop = 0;
-	size_t anon = 0, shmem = 0, shared = 0, fsize = 0;
+	int nr = 0, i, c, passes = 1, pass, pageout = 0, stop = 0, bounce = 0;
+	long rounds = 0, holes = 0, page = sysconf(_SC_PAGESIZE);
+	size_t anon = 0, shmem = 0, shared = 0, fsize = 0, freed = 0;
+	struct region spill = { "freed", NULL, 0 };
 	const char *file = NULL;
 	uint64_t seed = getpid();
 	long bad = 0;
@@ -161,13 +191,17 @@ int main(int argc, char **argv)
 		case 'S': seed = strtoull(optarg, NULL, 0); break;
 		case 'p': passes = atoi(optarg); break;
 		case 'o': pageout = 1; break;
+		case 'H': holes = atol(optarg); break;
+		case 'b': bounce = atoi(optarg); break;
+		case 'F': freed = parse_size(optarg); break;
 		case 'T': stop = 1; break;
 		case 'q': quiet = 1; break;
 		default: return 2;
 		}
 	}
-	if ((!anon && !shmem && !shared && !file) || passes < 1 || (file && !fsize)) {
-		fprintf(stderr, "usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE] [--file PATH --size SIZE] [--seed N] [--passes N] [--pageout] [--stop-after-fill] [--quiet]\n");
+	if ((!anon && !shmem && !shared && !file) || passes < 1 || bounce < 0 || holes < 0 ||
+	    (file && !fsize)) {
+		fprintf(stderr, "usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE] [--file PATH --size SIZE] [--seed N] [--passes N] [--pageout] [--holes N] [--bounce SECONDS] [--freed SIZE] [--stop-after-fill] [--quiet]\n");
 		return 2;
 	}
 	if (anon) {
@@ -193,24 +227,51 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (freed) {
+		spill.mem = mmap(NULL, freed, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (spill.mem == MAP_FAILED) {
+			perror("swapq-fill: mmap");
+			return 2;
+		}
+		spill.len = freed;
+		fill(&spill, seed);
+		if (madvise(spill.mem, spill.len, MADV_PAGEOUT))
+			perror("swapq-fill: MADV_PAGEOUT");
+	}
+
 	for (pass = 0; pass < passes; pass++) {
 		uint64_t s = seed + pass;
 
-		for (i = 0; i < nr; i++) {
+		for (i = 0; i < nr; i++)
 			fill(&r[i], s);
-			if (pageout && madvise(r[i].mem, r[i].len, MADV_PAGEOUT))
-				perror("swapq-fill: MADV_PAGEOUT");
+		if (spill.len) {
+			munmap(spill.mem, spill.len);
+			spill.len = 0;
 		}
+		for (i = 0; i < nr && pageout; i++)
+			if (madvise(r[i].mem, r[i].len, MADV_PAGEOUT))
+				perror("swapq-fill: MADV_PAGEOUT");
+		for (i = 0; i < nr && holes; i++)
+			touch(&r[i], holes * page);
 		if (stop && pass == passes - 1)
 			raise(SIGSTOP);
+		for (time_t end = time(NULL) + bounce; !bad && time(NULL) < end; rounds++) {
+			for (i = 0; i < nr; i++) {
+				if (madvise(r[i].mem, r[i].len, MADV_PAGEOUT))
+					perror("swapq-fill: MADV_PAGEOUT");
+				touch(&r[i], page);
+				bad += verify(&r[i], s);
+			}
+		}
 		for (i = 0; i < nr; i++)
 			bad += verify(&r[i], s);
 		if (bad)
 			break;
 	}
 	if (!quiet || bad)
-		printf("swapq-fill: %s: %d of %d passes, %zu MiB, %ld mismatched words\n",
+		printf("swapq-fill: %s: %d of %d passes, %ld bounces, %zu MiB, %ld mismatched words\n",
 		       bad ? "FAILED" : "verified", bad ? pass + 1 : pass, passes,
-		       (anon + shmem + shared + fsize) >> 20, bad);
+		       rounds, (anon + shmem + shared + fsize) >> 20, bad);
 	return bad ? 1 : 0;
 }

@@ -1,0 +1,31 @@
+#!/bin/bash
+# The race tests on a kernel with the test-only fault injections of
+# tests/inject/*.patch (never part of the series): they widen a race window
+# so that the race is met in every run instead of by chance.
+#
+#   tests/inject/run.sh [inject|base-inject]
+#
+# inject: the patched tree plus the injections (make check runs this);
+# base-inject: pristine 7.3 plus the same injections, where 11 must fail.
+# swapin-delay.patch holds every new large folio locked in the swap cache,
+# unread and unmapped, for swapq_inject_swapin_delay_ms (SWAPQ_INJECT_DELAY,
+# default 10) before the fault maps it: swapoff's unuse_pte() meets it there.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+flavor=${1:-inject}
+delay=${SWAPQ_INJECT_DELAY:-10}
+out=$top/build/test-results/$flavor
+mkdir -p "$out"
+case $flavor in inject|base-inject) ;; *) echo "usage: $0 [inject|base-inject]" >&2; exit 2 ;; esac
+
+if ! { bash "$top/scripts/prepare-tree.sh" "$flavor" &&
+       bash "$top/scripts/build-kernel.sh" "$flavor"; } > "$out/build.log" 2>&1; then
+	tail -n 20 "$out/build.log"
+	echo "not ok - $flavor kernel builds"
+	exit 1
+fi
+echo "ok - $flavor kernel builds (tests/inject: $(cd "$top/tests/inject" && echo *.patch))"
+export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd-bounce shmem-brd anon-zram}
+exec bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 1800 \
+	-a "brd.rd_nr=8 brd.rd_size=262144 swapq_inject_swapin_delay_ms=$delay" -- \
+	bash "$top/tests/guest/run.sh" 11-swapoff-mthp-race.sh

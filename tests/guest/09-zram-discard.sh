@@ -20,26 +20,27 @@ sd1=$(awk '$1 == "stat" && $2 == "sync_discards" { print $3 }' $DBG 2>/dev/null)
 diag "sync_discards ${sd0:-?} -> ${sd1:-?}, zram mm_stat: $(cat /sys/block/zram0/mm_stat)"
 rmdir "$cg"
 
-# The synchronous discard, met on purpose: a full 16 MiB device, then one
-# task unmaps 4 MiB of swapped-out memory (its clusters go to the discard
-# list and the discard work is queued on this CPU) and at once pages out
-# 3 MiB more, which finds only clusters waiting for discard. The task runs
-# SCHED_FIFO on CPU 0, so the discard worker of CPU 0 cannot run first and
-# the allocation must discard a cluster itself. A few tries: the worker
-# gets the CPU if the task sleeps.
+# The synchronous discard, met on purpose: a 16 MiB device holding 4 MiB,
+# then one task fills the rest (12 MiB), unmaps it (its whole clusters go to
+# the discard list, the discard work is queued on this CPU) and at once pages
+# out 5 MiB more, more than the partly used clusters have free: the order-0
+# allocation finds only clusters waiting for discard. swapq-fill unmaps and
+# pages out as SCHED_FIFO, pinned to CPU 0 here, so the discard worker of CPU
+# 0 cannot run first and the allocation must discard a cluster itself. A few
+# tries: the worker gets the CPU if the task sleeps.
 swap_off_all
 echo 1 > /sys/block/zram0/reset
 echo 16M > /sys/block/zram0/disksize
 mkswap -f $z >/dev/null
 swapon --discard=pages -p 2 $z
-"$FILL" --anon 12M --pageout --stop-after-fill --quiet &
+taskset -c 0 "$FILL" --anon 4M --pageout --stop-after-fill --quiet &
 holder=$!
 wait_stopped $holder
 sd0=$(awk '$1 == "stat" && $2 == "sync_discards" { print $3 }' $DBG)
 tries=0 rc=0
-while [ $tries -lt 5 ] && [ $rc = 0 ]; do
+while [ $tries -lt 3 ] && [ $rc = 0 ]; do
 	tries=$((tries + 1))
-	taskset -c 0 chrt -f 10 "$FILL" --freed 4M --anon 3M --pageout --quiet || rc=$?
+	taskset -c 0 "$FILL" --freed 12M --anon 5M --pageout --quiet || rc=$?
 	sd1=$(awk '$1 == "stat" && $2 == "sync_discards" { print $3 }' $DBG)
 	[ "$sd1" -gt "$sd0" ] && break
 done

@@ -1,21 +1,30 @@
 #!/bin/bash
-# Race: swapoff against large-folio (64K mTHP) swap-in. Workers in a memcg
-# swap 64K folios out and fault them back in (the anonymous phase: 128M
-# written twice in a 96M memcg, by four processes so that every swapoff
-# crosses four fault fronts) while a loop swaps a random one of four
-# equal-priority devices off and on again, so swapoff's try_to_unuse() keeps
-# meeting folios that the fault path has just put in the swap cache (and is
-# charging to the memcg, reclaiming) and not yet mapped. Four phases:
-# anonymous memory and shmem (memfd) on brd, then on zram. Each phase starts
-# worker runs for SWAPQ_DURATION seconds (default 30) and swaps devices off
-# and on while the last run lasts; a phase stops early once
-# the kernel log shows a splat.
+# Race: swapoff against large-folio (64K mTHP) swap-in. Workers swap 64K
+# folios out and fault them back in while a loop swaps a random one of four
+# equal-priority devices off and on again, so that swapoff's try_to_unuse()
+# keeps meeting folios that the fault path has put in the swap cache and not
+# yet mapped. Phases:
+#   anon-brd         128M written twice in a 96M memcg by four processes, so
+#                    that every swapoff crosses four fault fronts
+#   anon-brd-bounce  eight processes each page out one 64K folio and fault it
+#                    back in, over and over: most of the time the folio is
+#                    between swap cache and mapping
+#   shmem-brd        the same with shmem (memfd) folios
+#   anon-zram, shmem-zram  on zram instead of brd
+# On a kernel with tests/inject/swapin-delay.patch every new large folio
+# waits unlocked in the swap cache before the fault maps it, and pristine 7.3
+# then fails the bounce phase within seconds (make inject INJECT=base-inject).
+# Each phase starts worker runs for SWAPQ_DURATION seconds (default 30) and
+# swaps devices off and on while the last run lasts; a phase stops early once
+# the kernel log shows a splat. SWAPQ_PHASES="NAME ..." selects phases.
 . "$(dirname "$0")/lib.sh"
 duration=${SWAPQ_DURATION:-30}
 T=/sys/kernel/mm/transparent_hugepage
 ZC=/sys/class/zram-control
 splat_check=$SWAPQ_REPO/scripts/splat-check.sh
 [ -w $T/hugepages-64kB/enabled ] || { not_ok "64K mTHP supported by this kernel"; exit 1; }
+inject=/sys/module/kernel/parameters/swapq_inject_swapin_delay_ms
+[ -r $inject ] && diag "injected large-folio swap-in delay: $(cat $inject) ms"
 
 # log_clean SINCE: no splat in the kernel log after its first SINCE lines
 log_clean() {

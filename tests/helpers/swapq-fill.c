@@ -19,7 +19,8 @@
  * fault it back in by writing, verifying, over and over for SECONDS.
  * --freed SIZE: before the first fill, fill SIZE more and page it out, then
  * unmap it between the fill and the pageout, so that the pageout needs the
- * swap slots just freed (with discard: clusters still waiting for it).
+ * swap slots just freed (with discard: clusters still waiting for it); the
+ * unmap and that pageout run SCHED_FIFO.
  *
  * Exit status: 0 verified, 1 mismatch, 2 usage or system error.
  */
@@ -27,6 +28,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +179,7 @@ int main(int argc, char **argv)
 	long rounds = 0, holes = 0, page = sysconf(_SC_PAGESIZE);
 	size_t anon = 0, shmem = 0, shared = 0, fsize = 0, freed = 0;
 	struct region spill = { "freed", NULL, 0 };
+	struct sched_param fifo = { .sched_priority = 1 }, other = { 0 };
 	const char *file = NULL;
 	uint64_t seed = getpid();
 	long bad = 0;
@@ -246,12 +249,21 @@ int main(int argc, char **argv)
 		for (i = 0; i < nr; i++)
 			fill(&r[i], s);
 		if (spill.len) {
+			/*
+			 * SCHED_FIFO until the pageout is done: the discard
+			 * work that the unmap queues on this CPU cannot run
+			 * in between (pin the task to see it every time).
+			 */
+			if (sched_setscheduler(0, SCHED_FIFO, &fifo))
+				perror("swapq-fill: SCHED_FIFO");
 			munmap(spill.mem, spill.len);
 			spill.len = 0;
 		}
 		for (i = 0; i < nr && pageout; i++)
 			if (madvise(r[i].mem, r[i].len, MADV_PAGEOUT))
 				perror("swapq-fill: MADV_PAGEOUT");
+		if (freed && pass == 0)
+			sched_setscheduler(0, SCHED_OTHER, &other);
 		for (i = 0; i < nr && holes; i++)
 			touch(&r[i], holes * page);
 		if (stop && pass == passes - 1)

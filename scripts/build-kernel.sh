@@ -5,7 +5,7 @@
 #   bench  patched tree, vm.config + bench.config   (make bench)
 #   lockstat  patched tree, vm.config + lockstat.config (make bench LOCKSTAT=1)
 #   kasan  patched tree, debug flavor + kasan.config (long local race runs)
-#   base   pristine tree, same config as $BASE_OF (default debug)
+#   base   pristine tree, debug config; base-vm, base-bench ... the others
 #   inject, base-inject  the patched or pristine tree with the test-only
 #          fault injections (tests/inject), debug config
 # Output: build/obj-FLAVOR/arch/x86/boot/bzImage, modules in build/mod-FLAVOR.

@@ -10,7 +10,7 @@ swap_off_all
 [ -e /sys/block/zram0 ] || { not_ok "zram0 present"; exit 1; }
 echo 1 > /sys/block/zram0/reset
 echo 48M > /sys/block/zram0/disksize
-mkswap -f $z >/dev/null
+mkswap -f -U clear $z >/dev/null
 check "swapon --discard=pages zram0" swapon --discard=pages -p 2 $z
 sd0=$(awk '$1 == "stat" && $2 == "sync_discards" { print $3 }' $DBG 2>/dev/null)
 cg=$(memcg zram 32M)
@@ -31,7 +31,7 @@ rmdir "$cg"
 swap_off_all
 echo 1 > /sys/block/zram0/reset
 echo 16M > /sys/block/zram0/disksize
-mkswap -f $z >/dev/null
+mkswap -f -U clear $z >/dev/null
 swapon --discard=pages -p 2 $z
 taskset -c 0 "$FILL" --anon 4M --pageout --stop-after-fill --quiet &
 holder=$!

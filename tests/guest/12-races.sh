@@ -423,7 +423,7 @@ s_zram() {
 		fi
 		echo 1 > "/sys/block/zram$n/reset"
 		echo 32M > "/sys/block/zram$n/disksize"
-		mkswap -f "/dev/zram$n" > /dev/null
+		mkswap -f -U clear "/dev/zram$n" > /dev/null
 		swapon --discard -p 5 "/dev/zram$n"
 		zram+=("/dev/zram$n")
 	done

@@ -25,7 +25,8 @@ ram() { echo "/dev/ram$1"; }
 # swap_on DEV [PRIO [SIZE_KIB]]: mkswap and swapon, PRIO "-" = default
 swap_on() {
 	local dev=$1 prio=${2:--} size=${3:-}
-	mkswap -f "$dev" $size >/dev/null 2>&1 || { echo "mkswap $dev failed" >&2; return 1; }
+	# no UUID: generating one takes seconds in the guest
+	mkswap -f -U clear "$dev" $size >/dev/null 2>&1 || { echo "mkswap $dev failed" >&2; return 1; }
 	if [ "$prio" = - ]; then swapon "$dev"; else swapon -p "$prio" "$dev"; fi
 }
 

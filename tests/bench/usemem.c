@@ -41,6 +41,8 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 
+#include "../helpers/parse-size.h"
+
 #define MAX_WORKERS	1024
 
 struct job {
@@ -53,30 +55,6 @@ struct job {
 };
 
 static size_t page_size;
-
-static size_t parse_size(const char *s)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		goto bad;
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
-	case '\0': break;
-	default: goto bad;
-	}
-	if (*end || !v)
-		goto bad;
-	return v;
-bad:
-	fprintf(stderr, "usemem: bad size '%s'\n", s);
-	exit(2);
-}
 
 static int parse_int(const char *s, int min, int max, const char *what)
 {
@@ -222,7 +200,7 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		usage();
 	page_size = sysconf(_SC_PAGESIZE);
-	job.size = parse_size(argv[optind]);
+	job.size = parse_size("usemem", argv[optind]);
 	job.size -= job.size % page_size;
 	if (!job.size) {
 		fprintf(stderr, "usemem: SIZE is less than a page\n");

@@ -38,6 +38,8 @@
 #include <unistd.h>
 #include <getopt.h>
 
+#include "parse-size.h"
+
 #ifndef MADV_PAGEOUT
 #define MADV_PAGEOUT 21
 #endif
@@ -71,30 +73,6 @@ static int swap_devices(void)
 		n++;
 	fclose(f);
 	return n;
-}
-
-static size_t parse_size(const char *s)
-{
-	char *end;
-	unsigned long long v;
-
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || end == s)
-		goto bad;
-	switch (*end) {
-	case 'G': case 'g': v <<= 10; /* fall through */
-	case 'M': case 'm': v <<= 10; /* fall through */
-	case 'K': case 'k': v <<= 10; end++; break;
-	case '\0': break;
-	default: goto bad;
-	}
-	if (*end || !v)
-		goto bad;
-	return v;
-bad:
-	fprintf(stderr, "swapq-fill: bad size '%s'\n", s);
-	exit(2);
 }
 
 static void fill(struct region *r, uint64_t seed)
@@ -186,17 +164,17 @@ int main(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (c) {
-		case 'a': anon = parse_size(optarg); break;
-		case 's': shmem = parse_size(optarg); break;
-		case 'h': shared = parse_size(optarg); break;
+		case 'a': anon = parse_size("swapq-fill", optarg); break;
+		case 's': shmem = parse_size("swapq-fill", optarg); break;
+		case 'h': shared = parse_size("swapq-fill", optarg); break;
 		case 'f': file = optarg; break;
-		case 'z': fsize = parse_size(optarg); break;
+		case 'z': fsize = parse_size("swapq-fill", optarg); break;
 		case 'S': seed = strtoull(optarg, NULL, 0); break;
 		case 'p': passes = atoi(optarg); break;
 		case 'o': pageout = 1; break;
 		case 'H': holes = atol(optarg); break;
 		case 'b': bounce = atoi(optarg); break;
-		case 'F': freed = parse_size(optarg); break;
+		case 'F': freed = parse_size("swapq-fill", optarg); break;
 		case 'T': stop = 1; break;
 		case 'q': quiet = 1; break;
 		default: return 2;

@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 b=$top/build
 flavor=${1:-debug}
 obj=$b/obj-$flavor
-removed='plist_requeue|swap_avail_head|swap_avail_lock|swap_active_head|percpu_swap_cluster'
+removed=$(grep -v '^#' "$top/tests/removed-symbols" | paste -sd'|')
 
 found() { # TREE: lines of its sources naming a removed symbol
 	git -C "$1" grep -nwE "$removed" -- '*.c' '*.h'

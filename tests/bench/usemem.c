@@ -14,9 +14,11 @@
  *   -v         one line per worker as well
  * SIZE takes K, M or G.
  *
- * The workers map their memory, report ready, and start together. Elapsed
- * time runs from the start until the last worker has exited (its memory and
- * swap freed). Throughput is the requested total (NPROC * SIZE) divided by
+ * The workers map their memory, report ready, and start together; each
+ * keeps its memory until all have touched it, so that the working set does
+ * reach NPROC * SIZE however the workers are scheduled. Elapsed time runs
+ * from the start until the last worker has exited (its memory and swap
+ * freed). Throughput is the requested total (NPROC * SIZE) divided by
  * the elapsed time, not a sum of per-worker rates. The result is one line:
  *
  *   usemem nproc=4 size_mib=96 total_mib=384 passes=1 elapsed_s=12.345678
@@ -127,11 +129,23 @@ static long reread(const uint64_t *mem, const struct job *job, uint64_t seed)
 	return bad;
 }
 
+/* Block until the parent closes the write end of @fd. */
+static void wait_eof(int fd)
+{
+	char c;
+
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+}
+
 /*
- * One worker: map, tell the parent it is ready, wait for the start (EOF on
- * @start), touch and re-read. Never returns.
+ * One worker: map, tell the parent it is ready (a byte on @ready), wait for
+ * the start (EOF on @start), touch and re-read, tell the parent it is done
+ * (another byte), keep the memory until the release (EOF on @release).
+ * Never returns.
  */
-static void worker(int id, const struct job *job, int ready, int start)
+static void worker(int id, const struct job *job, int ready, int start,
+		   int release)
 {
 	uint64_t seed = job->seed + id * 0x100000001ULL;
 	double t0, t1;
@@ -150,9 +164,7 @@ static void worker(int id, const struct job *job, int ready, int start)
 		perror("usemem: MADV_HUGEPAGE");
 	if (write(ready, &c, 1) != 1)
 		_exit(2);
-	close(ready);
-	while (read(start, &c, 1) < 0 && errno == EINTR)
-		;
+	wait_eof(start);
 
 	t0 = now();
 	touch(mem, job, seed);
@@ -166,7 +178,29 @@ static void worker(int id, const struct job *job, int ready, int start)
 		printf("usemem-worker id=%d elapsed_s=%.6f mib_s=%.2f\n", id,
 		       t1 - t0, (job->size / 1048576.0) / (t1 - t0));
 	fflush(stdout);
+	if (write(ready, &c, 1) != 1)
+		_exit(2);
+	close(ready);
+	wait_eof(release);
 	_exit(bad ? 1 : 0);
+}
+
+/* Read up to @want bytes from @fd (fewer at EOF); return how many came. */
+static int count_bytes(int fd, int want, char *buf, size_t size)
+{
+	int got = 0;
+
+	while (got < want) {
+		size_t len = (size_t)(want - got) < size ? (size_t)(want - got) : size;
+		ssize_t n = read(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	return got;
 }
 
 static void usage(void)
@@ -179,7 +213,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	struct job job = { .seed = getpid() };
-	int ready[2], start[2];
+	int ready[2], start[2], release[2];
 	int nproc = 1, i, c, failed = 0;
 	struct rusage ru;
 	double t0, t1, total;
@@ -208,7 +242,7 @@ int main(int argc, char **argv)
 	}
 
 	pids = calloc(nproc, sizeof(*pids));
-	if (!pids || pipe(ready) || pipe(start)) {
+	if (!pids || pipe(ready) || pipe(start) || pipe(release)) {
 		perror("usemem");
 		return 2;
 	}
@@ -224,26 +258,23 @@ int main(int argc, char **argv)
 		if (!pids[i]) {
 			close(ready[0]);
 			close(start[1]);
-			worker(i, &job, ready[1], start[0]);
+			close(release[1]);
+			worker(i, &job, ready[1], start[0], release[0]);
 		}
 	}
 	close(ready[1]);
 	close(start[0]);
+	close(release[0]);
 
 	/* Every worker has mapped its memory: start them all at once. */
-	for (i = 0; i < nproc; ) {
-		ssize_t n = read(ready[0], buf, sizeof(buf));
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		i += n;
-	}
+	i = count_bytes(ready[0], nproc, buf, sizeof(buf));
 	if (i < nproc)
 		fprintf(stderr, "usemem: only %d of %d workers ready\n", i, nproc);
 	t0 = now();
 	close(start[1]);
+	/* Every worker has touched its memory (or died): let them all go. */
+	count_bytes(ready[0], nproc, buf, sizeof(buf));
+	close(release[1]);
 
 	for (i = 0; i < nproc; i++) {
 		int status;

@@ -11,9 +11,10 @@
 #                    between swap cache and mapping
 #   shmem-brd        the same with shmem (memfd) folios
 #   anon-zram, shmem-zram  on zram instead of brd
-# On a kernel with tests/inject/swapin-delay.patch every new large folio
-# waits unlocked in the swap cache before the fault maps it, and pristine 7.3
-# then fails the bounce phase within seconds (make inject INJECT=base-inject).
+# On a kernel with tests/inject/swapin-delay.patch every large anonymous
+# folio a fault reads in waits unlocked in the swap cache before the fault
+# maps it, and pristine 7.3 then fails the bounce phase within seconds (make
+# inject INJECT=base-inject).
 # Each phase starts worker runs for SWAPQ_DURATION seconds (default 30) and
 # swaps devices off and on while the last run lasts; a phase stops early once
 # the kernel log shows a splat. SWAPQ_PHASES="NAME ..." selects phases.

@@ -7,9 +7,10 @@
 #
 # inject: the patched tree plus the injections (make check runs this);
 # base-inject: pristine 7.3 plus the same injections, where 11 must fail.
-# swapin-delay.patch holds every new large folio locked in the swap cache,
-# unread and unmapped, for swapq_inject_swapin_delay_ms (SWAPQ_INJECT_DELAY,
-# default 10) before the fault maps it: swapoff's unuse_pte() meets it there.
+# swapin-delay.patch: do_swap_page() leaves every large folio it has just
+# read into the swap cache unlocked, not yet anon or mapped, for
+# swapq_inject_swapin_delay_ms (SWAPQ_INJECT_DELAY, default 10) before it
+# locks and maps it: swapoff's unuse_pte() meets it there.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 flavor=${1:-inject}

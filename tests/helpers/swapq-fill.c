@@ -116,6 +116,18 @@ static void touch(struct region *r, size_t stride)
 		p[off] = p[off];
 }
 
+static void page_out(struct region *r)
+{
+	if (madvise(r->mem, r->len, MADV_PAGEOUT))
+		perror("swapq-fill: MADV_PAGEOUT");
+}
+
+static void *map_anon(size_t len)
+{
+	return mmap(NULL, len, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+}
+
 static void *map_shmem(const char *path, size_t len)
 {
 	int fd;
@@ -185,12 +197,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE] [--file PATH --size SIZE] [--seed N] [--passes N] [--pageout] [--holes N] [--bounce SECONDS] [--freed SIZE] [--stop-after-fill] [--quiet]\n");
 		return 2;
 	}
-	if (anon) {
-		r[nr] = (struct region){ "anon",
-			mmap(NULL, anon, PROT_READ | PROT_WRITE,
-			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0), anon };
-		nr++;
-	}
+	if (anon)
+		r[nr++] = (struct region){ "anon", map_anon(anon), anon };
 	if (shmem)
 		r[nr++] = (struct region){ "shmem", map_shmem(NULL, shmem), shmem };
 	if (shared) {
@@ -209,16 +217,13 @@ int main(int argc, char **argv)
 	}
 
 	if (freed) {
-		spill.mem = mmap(NULL, freed, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		spill = (struct region){ "freed", map_anon(freed), freed };
 		if (spill.mem == MAP_FAILED) {
 			perror("swapq-fill: mmap");
 			return 2;
 		}
-		spill.len = freed;
 		fill(&spill, seed);
-		if (madvise(spill.mem, spill.len, MADV_PAGEOUT))
-			perror("swapq-fill: MADV_PAGEOUT");
+		page_out(&spill);
 	}
 
 	for (pass = 0; pass < passes; pass++) {
@@ -226,30 +231,27 @@ int main(int argc, char **argv)
 
 		for (i = 0; i < nr; i++)
 			fill(&r[i], s);
-		if (spill.len) {
-			/*
-			 * SCHED_FIFO until the pageout is done: the discard
-			 * work that the unmap queues on this CPU cannot run
-			 * in between (pin the task to see it every time).
-			 */
-			if (sched_setscheduler(0, SCHED_FIFO, &fifo))
-				perror("swapq-fill: SCHED_FIFO");
+		/*
+		 * SCHED_FIFO from the unmap until the pageout is done: the
+		 * discard work that the unmap queues on this CPU cannot run
+		 * in between (pin the task to see it every time).
+		 */
+		if (spill.len && sched_setscheduler(0, SCHED_FIFO, &fifo))
+			perror("swapq-fill: SCHED_FIFO");
+		if (spill.len)
 			munmap(spill.mem, spill.len);
-			spill.len = 0;
-		}
 		for (i = 0; i < nr && pageout; i++)
-			if (madvise(r[i].mem, r[i].len, MADV_PAGEOUT))
-				perror("swapq-fill: MADV_PAGEOUT");
-		if (freed && pass == 0)
+			page_out(&r[i]);
+		if (spill.len)
 			sched_setscheduler(0, SCHED_OTHER, &other);
+		spill.len = 0;
 		for (i = 0; i < nr && holes; i++)
 			touch(&r[i], holes * page);
 		if (stop && pass == passes - 1)
 			raise(SIGSTOP);
 		for (time_t end = time(NULL) + bounce; !bad && time(NULL) < end; rounds++) {
 			for (i = 0; i < nr; i++) {
-				if (madvise(r[i].mem, r[i].len, MADV_PAGEOUT))
-					perror("swapq-fill: MADV_PAGEOUT");
+				page_out(&r[i]);
 				touch(&r[i], page);
 				bad += verify(&r[i], s);
 			}

@@ -267,6 +267,7 @@ static void swap_queue_cursor_enter(struct swap_queue_cursor *cur,
 		cur->done = true;
 		return;
 	}
+	cur->prio = snap->rings[cur->ring].prio;
 	if (snap->rings[cur->ring].nr > 1 && rs)
 		cur->start = swap_queue_reader_pos(snap, rs, cur->ring);
 }
@@ -277,7 +278,7 @@ static void swap_queue_cursor_enter(struct swap_queue_cursor *cur,
  * @snap: snapshot to walk
  * @rs: the CPU's reader state, synced to @snap; gives each ring's start
  * @one_ring: stop at the end of the first ring in which the caller found a
- *	      candidate (see swap_queue_cursor_found())
+ *	      candidate (see swap_queue_cursor_candidate())
  */
 void swap_queue_cursor_init(struct swap_queue_cursor *cur,
 			    const struct swap_queue_snapshot *snap,
@@ -298,7 +299,9 @@ EXPORT_SYMBOL_IF_KUNIT(swap_queue_cursor_init);
  *
  * Used after the reader section was left: the cursor starts again from the
  * highest priority ring of @snap, but devices already returned for this
- * request are not returned again, so the walk still terminates.
+ * request are not returned again, so the walk still terminates. A one_ring
+ * walk still ends with the ring of the priority at which it found a
+ * candidate, not before: its untried members still get their turn.
  */
 void swap_queue_cursor_restart(struct swap_queue_cursor *cur,
 			       const struct swap_queue_snapshot *snap,
@@ -319,7 +322,8 @@ EXPORT_SYMBOL_IF_KUNIT(swap_queue_cursor_restart);
  *
  * Visits every member of a ring at most once, starting at the CPU's current
  * member, then moves on to the next ring. In one_ring mode the walk ends
- * with the first ring in which the caller found a candidate.
+ * with the ring of the highest priority at which the caller found a
+ * candidate.
  *
  * Return: a swap type, or -1 when the walk is over.
  */
@@ -343,18 +347,45 @@ int swap_queue_cursor_next(struct swap_queue_cursor *cur,
 			cur->tried |= BIT(type);
 			return type;
 		}
-		if (cur->one_ring && cur->found) {
+		if (cur->one_ring && cur->found && cur->prio <= cur->found_prio) {
 			cur->done = true;
 			break;
 		}
 		cur->ring++;
 		swap_queue_cursor_enter(cur, snap, rs);
 		if (!cur->done)
-			cur->fallbacks++;
+			cur->fallbacks = max(cur->fallbacks, cur->ring);
 	}
 	return -1;
 }
 EXPORT_SYMBOL_IF_KUNIT(swap_queue_cursor_next);
+
+/**
+ * swap_queue_cursor_candidate - decide on the device the cursor returned
+ * @cur: the cursor
+ * @available: the device is writable and not full
+ * @fits: the device can take the folio (a large folio needs a block device)
+ *
+ * An available device is a candidate even when it cannot take this folio:
+ * it makes its ring the last of a one_ring walk. That is strict priority for
+ * large folios: when the highest ring with an available device has no
+ * member that takes the folio whole, the folio is split, and never goes
+ * whole to a lower priority.
+ *
+ * Return: true if the caller should allocate from the device.
+ */
+bool swap_queue_cursor_candidate(struct swap_queue_cursor *cur,
+				 bool available, bool fits)
+{
+	if (!available)
+		return false;
+	if (!cur->found || cur->prio > cur->found_prio) {
+		cur->found = true;
+		cur->found_prio = cur->prio;
+	}
+	return fits;
+}
+EXPORT_SYMBOL_IF_KUNIT(swap_queue_cursor_candidate);
 
 /**
  * swap_queue_snapshot_alloc - allocate a snapshot for a later publication

@@ -116,9 +116,12 @@ struct swap_queue_reader {
  * @step: members of @ring visited so far
  * @tried: swap types already returned in this request (any snapshot)
  * @one_ring: stop after the first ring that had a candidate (large folios)
- * @found: the caller found a candidate in the current ring
+ * @found: a candidate was found in this request (any snapshot)
  * @done: nothing more to return
- * @fallbacks: number of times the walk moved on to a lower ring
+ * @prio: priority of @ring
+ * @found_prio: the highest priority at which a candidate was found
+ * @fallbacks: the lowest ring below the first that the walk reached, once
+ *	       per request however often it restarts
  *
  * Lives on the stack of the allocating task. Only valid together with the
  * snapshot of generation @gen; after the reader section was left, the walk
@@ -134,6 +137,8 @@ struct swap_queue_cursor {
 	bool one_ring;
 	bool found;
 	bool done;
+	int prio;
+	int found_prio;
 	unsigned int fallbacks;
 };
 
@@ -191,12 +196,8 @@ void swap_queue_cursor_restart(struct swap_queue_cursor *cur,
 int swap_queue_cursor_next(struct swap_queue_cursor *cur,
 			   const struct swap_queue_snapshot *snap,
 			   const struct swap_queue_reader *rs);
-
-/* The caller found a candidate device in the cursor's current ring. */
-static inline void swap_queue_cursor_found(struct swap_queue_cursor *cur)
-{
-	cur->found = true;
-}
+bool swap_queue_cursor_candidate(struct swap_queue_cursor *cur,
+				 bool available, bool fits);
 
 /* Publication (topology writer) */
 struct swap_queue_snapshot *swap_queue_snapshot_alloc(void);

@@ -299,8 +299,9 @@ static void sq_test_cursor_one_ring(struct kunit *test)
 	/* Ring 0 has no candidate (say, full): go on to ring 1 ... */
 	swap_queue_cursor_init(&cur, snap, rs, true);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
+	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, true));
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
-	swap_queue_cursor_found(&cur);
+	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
 	/* ... try all its members, and stop there */
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 2);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
@@ -308,12 +309,84 @@ static void sq_test_cursor_one_ring(struct kunit *test)
 	/* Order 0 walks every ring */
 	swap_queue_cursor_init(&cur, snap, rs, false);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
-	swap_queue_cursor_found(&cur);
+	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 2);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 3);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
 	KUNIT_EXPECT_EQ(test, cur.fallbacks, 2U);
+}
+
+/*
+ * Strict priority for large folios: an available device that cannot take
+ * the folio (a swap file) still ends the walk at its ring, so the folio is
+ * split instead of going whole to a lower priority.
+ */
+static void sq_test_cursor_strict_large(struct kunit *test)
+{
+	static const struct swap_queue_dev devs[] = {
+		{ .type = 0, .prio = 10, .quota = Q },	/* a swap file */
+		{ .type = 1, .prio = 10, .quota = Q },	/* full */
+		{ .type = 2, .prio = 0, .quota = Q },	/* a block device */
+	};
+	struct swap_queue_reader *rs = sq_reader(test);
+	struct swap_queue_snapshot *snap;
+	struct swap_queue_cursor cur;
+
+	snap = sq_build(test, devs, ARRAY_SIZE(devs), 1);
+	swap_queue_reader_sync(snap, rs, 0);
+
+	swap_queue_cursor_init(&cur, snap, rs, true);
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
+	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, true, false));
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
+	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, true));
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
+	KUNIT_EXPECT_EQ(test, cur.fallbacks, 0U);
+
+	/* With the file full too, the lower ring gets the folio whole */
+	swap_queue_cursor_init(&cur, snap, rs, true);
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
+	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, false));
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
+	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, true));
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 2);
+	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
+}
+
+/*
+ * A large folio's walk restarts (the allocator lock was dropped) after it
+ * found its candidate in ring 1: the other member of ring 1 still gets its
+ * turn, the walk still ends with ring 1, and the fallback to ring 1 is
+ * counted once.
+ */
+static void sq_test_cursor_restart_ring1(struct kunit *test)
+{
+	static const struct swap_queue_dev devs[] = {
+		{ .type = 0, .prio = 2, .quota = Q },
+		{ .type = 1, .prio = 1, .quota = Q },
+		{ .type = 2, .prio = 1, .quota = Q },
+		{ .type = 3, .prio = 0, .quota = Q },
+	};
+	struct swap_queue_reader *rs = sq_reader(test);
+	struct swap_queue_snapshot *snap;
+	struct swap_queue_cursor cur;
+
+	snap = sq_build(test, devs, ARRAY_SIZE(devs), 1);
+	swap_queue_reader_sync(snap, rs, 0);
+
+	swap_queue_cursor_init(&cur, snap, rs, true);
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
+	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, true));
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
+	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
+	/* the allocation from type 1 dropped the lock: -EAGAIN, restart */
+	swap_queue_cursor_restart(&cur, snap, rs);
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 2);
+	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
+	KUNIT_EXPECT_EQ(test, cur.fallbacks, 1U);
 }
 
 /*
@@ -423,6 +496,8 @@ static struct kunit_case swap_queue_test_cases[] = {
 	KUNIT_CASE(sq_test_weighted_quota),
 	KUNIT_CASE(sq_test_cursor_order),
 	KUNIT_CASE(sq_test_cursor_one_ring),
+	KUNIT_CASE(sq_test_cursor_strict_large),
+	KUNIT_CASE(sq_test_cursor_restart_ring1),
 	KUNIT_CASE(sq_test_republish_walk),
 	KUNIT_CASE(sq_test_reader_survives),
 	{}

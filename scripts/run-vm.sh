@@ -9,7 +9,8 @@
 # directory shared with the host (OUTDIR). Exits with COMMAND's status, 124
 # on timeout, or 125 when the guest did not report one. A splat in the kernel
 # log (BUG, WARNING, Oops, lockdep, KASAN, hung task ...) fails the run even
-# when COMMAND succeeded.
+# when COMMAND succeeded. SWAPQ_ACCEL replaces "-accel tcg,thread=multi"
+# (tcg,thread=single: the vCPUs take turns on one host thread).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=debug smp=${SWAPQ_SMP:-2} mem=${SWAPQ_MEM:-2048} tmo=1800 append= out=
@@ -42,7 +43,7 @@ rm -f "$out"/{console.log,output.log,dmesg}
 } > "$out/cmd"
 
 : > "$out/output.log"
-timeout -k 10 "$tmo" qemu-system-x86_64 -accel tcg,thread=multi -smp "$smp" -m "$mem" \
+timeout -k 10 "$tmo" qemu-system-x86_64 -accel "${SWAPQ_ACCEL:-tcg,thread=multi}" -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot -nodefaults \
 	-kernel "$bz" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 pci=noacpi swapq.out=$out $append" \

@@ -18,6 +18,12 @@ echo 1G > /sys/block/zram0/disksize
 swap_on "$(ram 0)" 10
 swap_on "$(ram 1)" 10
 swap_on /dev/zram0 10
+# a swap file on ext4 in the same ring: it takes no large folio, so 64K
+# folios headed for it are split, the others go whole
+fs=$(mktemp -d)
+mkfs.ext4 -q -F -b 4096 "$(ram 7)" > /dev/null 2>&1 && mount -t ext4 "$(ram 7)" "$fs" &&
+	dd if=/dev/zero of="$fs/swapfile" bs=1M count=192 conv=fsync status=none &&
+	chmod 600 "$fs/swapfile" && swap_on "$fs/swapfile" 10
 swap_on "$(ram 2)" 5
 if [ -d "$QUEUE" ]; then
 	echo 512 > "$QUEUE/devices/$(dev_type "$(ram 0)")/quota"
@@ -26,18 +32,25 @@ if [ -d "$QUEUE" ]; then
 fi
 show "before: rings and quotas"
 
+# 64K anonymous mTHP for the first passes, small folios after the swapoff
+T=/sys/kernel/mm/transparent_hugepage/hugepages-64kB
+echo always > $T/enabled
 cg=$(memcg demo 96M)
 in_memcg "$cg" "$FILL" --anon 384M --passes 4 --seed 42 &
 pid=$!
 sleep 8
-show "during: the worker swaps 384M through a 96M memcg"
+show "during: the worker swaps 384M through a 96M memcg, 64K mTHP on"
 # through a pipe, so watch prints its tables one after another
 [ -x "$SWAPQ" ] && [ -d "$QUEUE" ] && { echo; "$SWAPQ" watch -i 1 -c 3 | cat; }
 echo
 echo "=== swapoff $(ram 1) under load ==="
 swapoff "$(ram 1)" && echo "swapoff $(ram 1): done"
 show "after swapoff: the ring lost a member"
+echo never > $T/enabled
+echo "64K mTHP off; 64K folios so far: swpout $(cat $T/stats/swpout), split at swap-out $(cat $T/stats/swpout_fallback), swpin $(cat $T/stats/swpin)"
 [ -x "$SWAPQ" ] && [ -d "$QUEUE" ] && { echo; "$SWAPQ" cpus; }
 wait $pid
-echo "worker exit status: $?"
+rc=$?
+echo "worker exit status: $rc"
 show "after: the workload is done"
+exit $rc

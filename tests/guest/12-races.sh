@@ -1,7 +1,7 @@
 #!/bin/bash
 # Races and reliability. Swap devices are swapped off and on again, in
 # loops, while workers in a memcg swap data out and verify every byte on
-# swap-in, in nine scenarios:
+# swap-in, in eleven scenarios:
 #
 #   churn       random devices off and on again
 #   parallel    several swapons and swapoffs at once, on different devices
@@ -14,6 +14,8 @@
 #   zram        zram devices with discard
 #   stress-ng   stress-ng's swap (swapon/swapoff of its own swap file) and vm
 #               stressors
+#   swapfile-mthp-on, swapfile-mthp-off
+#               swap files beside brd devices, 64K mTHP on and off
 #
 # and sysfs and debugfs readers run through all of them. After each
 # scenario the queue's sysfs, debugfs and /proc/swaps agree, no swap is left
@@ -445,6 +447,38 @@ s_zram() {
 	for n in "${added[@]}"; do echo "$n" > $ZC/hot_remove; done
 }
 
+# 11. Swap files: two files on ext4 and two brd devices at one priority,
+# churned, under verifying workers, with 64K mTHP on (every 64K folio is
+# split at swap-out to a file and must come back from it page by page) and
+# off.
+s_swapfile() { # mthp on|off
+	begin "swapfile-mthp-$1" $((D / 2))
+	mthp "$1"
+	local fs=$tmp/swapfiles f files=()
+	mkdir -p "$fs"
+	if ! mkfs.ext4 -q -F -b 4096 "$(ram 6)" > /dev/null 2>&1 || ! mount -t ext4 "$(ram 6)" "$fs"; then
+		not_ok "$name: ext4 for the swap files"
+		return
+	fi
+	for f in a b; do
+		dd if=/dev/zero of="$fs/swap-$f" bs=1M count=$((SMALL / 1024)) conv=fsync status=none
+		chmod 600 "$fs/swap-$f"
+		swap_on "$fs/swap-$f" 5 || not_ok "$name: swapon $fs/swap-$f"
+		files+=("$fs/swap-$f")
+	done
+	swap_on "$(ram 0)" 5 $SMALL
+	swap_on "$(ram 1)" 5 $SMALL
+	cg=$(memcg races 48M)
+	workers 2 --anon 32M --passes 2
+	churn --prio 5 --pause 100 "${files[@]}" "$(ram 0)" "$(ram 1)"
+	churn_wait
+	workers_verified
+	finish
+	umount "$fs"
+}
+s_swapfile_mthp_on() { s_swapfile on; }
+s_swapfile_mthp_off() { s_swapfile off; }
+
 # 10. stress-ng: its swap stressor swaps its own small swap file on and off
 # (random priorities, discard) on ext4, its vm stressors (--vm-bytes is
 # shared by the instances) verify their memory in a memcg, while brd devices
@@ -497,7 +531,7 @@ reader debugfs &
 r2=$!
 start=$SECONDS
 
-for s in ${SWAPQ_SCENARIOS:-churn parallel quota priority fill shmem-mthp swap-max zram stress-ng}; do
+for s in ${SWAPQ_SCENARIOS:-churn parallel quota priority fill shmem-mthp swap-max zram stress-ng swapfile-mthp-on swapfile-mthp-off}; do
 	"s_${s//-/_}"
 done
 

@@ -6,12 +6,18 @@
  *
  * Usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE]
  *                   [--file PATH --size SIZE] [--seed N] [--passes N]
- *                   [--pageout] [--holes N] [--bounce SECONDS]
- *                   [--freed SIZE] [--stop-after-fill] [--quiet]
+ *                   [--pageout] [--pageout-step SIZE] [--holes N]
+ *                   [--bounce SECONDS] [--freed SIZE] [--stop-after-fill]
+ *                   [--quiet]
  * --shmem is a memfd (tmpfs: folio sizes follow the top-level shmem_enabled),
  * --shared anonymous shared memory (the per-size hugepages-*kB/shmem_enabled
  * controls apply). SIZE takes K, M or G.
  *
+ * --pageout-step SIZE: MADV_PAGEOUT SIZE at a time (implies --pageout). With
+ * the folio size, reclaim takes one folio per call: a folio split at
+ * swap-out gets its pages' slots one after another, in order, instead of
+ * its first page's slot among the other folios' first pages and the rest
+ * after them all.
  * --holes N: after the pageout, write to every Nth page so that it comes back
  * and its swap slot is freed: on a full device, scattered free slots and no
  * free cluster.
@@ -51,6 +57,7 @@ struct region {
 };
 
 static int quiet;
+static size_t pageout_step;	/* 0: the whole region in one call */
 
 static uint64_t pattern(uint64_t seed, const void *addr)
 {
@@ -118,8 +125,16 @@ static void touch(struct region *r, size_t stride)
 
 static void page_out(struct region *r)
 {
-	if (madvise(r->mem, r->len, MADV_PAGEOUT))
-		perror("swapq-fill: MADV_PAGEOUT");
+	size_t step = pageout_step ? pageout_step : r->len, off;
+
+	for (off = 0; off < r->len; off += step) {
+		size_t len = step < r->len - off ? step : r->len - off;
+
+		if (madvise((char *)r->mem + off, len, MADV_PAGEOUT)) {
+			perror("swapq-fill: MADV_PAGEOUT");
+			return;
+		}
+	}
 }
 
 static void *map_anon(size_t len)
@@ -157,6 +172,7 @@ int main(int argc, char **argv)
 		{ "seed", required_argument, NULL, 'S' },
 		{ "passes", required_argument, NULL, 'p' },
 		{ "pageout", no_argument, NULL, 'o' },
+		{ "pageout-step", required_argument, NULL, 'P' },
 		{ "holes", required_argument, NULL, 'H' },
 		{ "bounce", required_argument, NULL, 'b' },
 		{ "freed", required_argument, NULL, 'F' },
@@ -184,6 +200,10 @@ int main(int argc, char **argv)
 		case 'S': seed = strtoull(optarg, NULL, 0); break;
 		case 'p': passes = atoi(optarg); break;
 		case 'o': pageout = 1; break;
+		case 'P':
+			pageout = 1;
+			pageout_step = parse_size("swapq-fill", optarg);
+			break;
 		case 'H': holes = atol(optarg); break;
 		case 'b': bounce = atoi(optarg); break;
 		case 'F': freed = parse_size("swapq-fill", optarg); break;
@@ -194,7 +214,7 @@ int main(int argc, char **argv)
 	}
 	if ((!anon && !shmem && !shared && !file) || passes < 1 || bounce < 0 || holes < 0 ||
 	    (file && !fsize)) {
-		fprintf(stderr, "usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE] [--file PATH --size SIZE] [--seed N] [--passes N] [--pageout] [--holes N] [--bounce SECONDS] [--freed SIZE] [--stop-after-fill] [--quiet]\n");
+		fprintf(stderr, "usage: swapq-fill [--anon SIZE] [--shmem SIZE] [--shared SIZE] [--file PATH --size SIZE] [--seed N] [--passes N] [--pageout] [--pageout-step SIZE] [--holes N] [--bounce SECONDS] [--freed SIZE] [--stop-after-fill] [--quiet]\n");
 		return 2;
 	}
 	if (anon)

@@ -3,11 +3,24 @@
 # with a cover letter into build/series, run checkpatch --strict on every
 # patch, and check that the whole series applies with git am to a fresh
 # checkout of the pristine base.
+# The patches are kept with a placeholder author; the export stamps From:
+# and Signed-off-by: with the git identity of whoever runs it, and refuses
+# to export without a real one.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build
 tree=$b/linux
 out=$b/series
+placeholder='swapq developers <swapq@localhost>'
+name=$(git -C "$top" config user.name || true)
+email=$(git -C "$top" config user.email || true)
+case "$email" in
+''|*@localhost|*@localhost.*|*@127.0.0.1)
+	echo "series: no real git identity (user.email '$email'): set git config user.name and user.email, the patches are signed off with it" >&2
+	exit 1 ;;
+esac
+[ -n "$name" ] || { echo "series: git config user.name is not set" >&2; exit 1; }
+ident="$name <$email>"
 rm -rf "$out"
 mkdir -p "$out"
 n=$(git -C "$tree" rev-list --count pristine..HEAD)
@@ -16,7 +29,14 @@ if [ "$n" = 0 ]; then
 	exit 0
 fi
 git -C "$tree" format-patch -q --cover-letter --thread --zero-commit \
-	--subject-prefix="PATCH" -o "$out" pristine..HEAD
+	--subject-prefix="RFC PATCH v2" -o "$out" pristine..HEAD
+# From: and Signed-off-by: of the exporter (the cover letter's From: too)
+sed -i -e "s|^From: $placeholder\$|From: $ident|" \
+	-e "s|^Signed-off-by: $placeholder\$|Signed-off-by: $ident|" "$out"/*.patch
+if grep -l "$placeholder" "$out"/*.patch; then
+	echo "series: the placeholder identity is left in the files above" >&2
+	exit 1
+fi
 cover=$out/0000-cover-letter.patch
 subject=$(head -n 1 "$top/patches/cover-letter")
 awk -v subj="$subject" -v body="$top/patches/cover-letter" '

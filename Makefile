@@ -6,7 +6,7 @@ B := build
 SCRIPTS := scripts
 
 .PHONY: all deps source tree kernel kernel-base tools initramfs check demo \
-	series refresh stress inject bench clean distclean
+	series refresh stress inject control bench clean distclean
 
 all: kernel tools
 
@@ -62,6 +62,15 @@ inject: tools initramfs
 	@mkdir -p $(B)/test-results
 	@bash -c 'set -o pipefail; bash tests/inject/run.sh $(INJECT) | tee $(B)/test-results/$(INJECT).tap' && \
 		! grep -q '^not ok' $(B)/test-results/$(INJECT).tap
+
+# The data-loss test 16 on a kernel without its fix, where it must fail:
+# CONTROL=inject (the series without patch 1, plus tests/inject: as make
+# check runs it) or CONTROL=base (pristine 7.3).
+CONTROL ?= inject
+control: tools initramfs
+	@mkdir -p $(B)/test-results
+	@bash -c 'set -o pipefail; bash tests/control/run.sh $(CONTROL) | tee $(B)/test-results/control-$(CONTROL).tap' && \
+		! grep -q '^not ok' $(B)/test-results/control-$(CONTROL).tap
 
 # Pristine against patched 7.3, alternating boots: build/bench/report.md.
 # Settings: RUNS=5 LOCKSTAT=1 BENCH_* (see scripts/bench.sh).

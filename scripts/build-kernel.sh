@@ -6,8 +6,9 @@
 #   lockstat  patched tree, vm.config + lockstat.config (make bench LOCKSTAT=1)
 #   kasan  patched tree, debug flavor + kasan.config (long local race runs)
 #   base   pristine tree, debug config; base-vm, base-bench ... the others
-#   inject, base-inject  the patched or pristine tree with the test-only
-#          fault injections (tests/inject), debug config
+#   inject, base-inject  the patched (without the fix of patch 1) or
+#          pristine tree with the test-only fault injections (tests/inject),
+#          debug config
 # Output: build/obj-FLAVOR/arch/x86/boot/bzImage, modules in build/mod-FLAVOR.
 # build-kernel.sh FLAVOR MAKE-ARG...: make only MAKE-ARG... in that tree
 # (for example W=1 mm/swapfile.o), with the same flags.

@@ -4,7 +4,11 @@
 #   build/linux     a worktree on branch "swapq": pristine + our series, one
 #                   commit per line of patches/series (the patch applied with
 #                   git am, plus the new files that line names)
-# Usage: prepare-tree.sh [pristine|patched]
+#   build/linux-inject  the series without the fix of its patch 1 (so that
+#                   test 16 can show the data loss that fix removes) plus
+#                   the test-only injections of tests/inject
+#   build/linux-base-inject  pristine + the injections
+# Usage: prepare-tree.sh [pristine|patched|inject|base-inject]
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build
@@ -39,6 +43,12 @@ if [ "$what" = inject ] || [ "$what" = base-inject ]; then
 	fi
 	git -C "$wt" reset -q --hard "$start"
 	git -C "$wt" clean -q -fdx
+	if [ "$what" = inject ]; then
+		fix=$(awk '!/^#/ && NF { print $1; exit }' "$patches/series")
+		git -C "$wt" apply -R "$patches/$fix" ||
+			{ echo "prepare-tree: $fix does not revert on top of the series" >&2; exit 1; }
+		echo "prepare-tree: $wt: $start without $fix"
+	fi
 	for p in "$top"/tests/inject/*.patch; do
 		git -C "$wt" apply "$p" || { echo "prepare-tree: $p does not apply" >&2; exit 1; }
 	done

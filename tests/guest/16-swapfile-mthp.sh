@@ -67,11 +67,18 @@ fill_verified() {
 }
 
 # 1. MADV_PAGEOUT one 64K folio at a time: every folio is split, its pages
-# get consecutive slots of the file
+# get consecutive slots of the file. The swap header takes slot 0, so they
+# would all be one slot off the 64K alignment that a large swap-in needs: a
+# 60K worker on the same CPU takes 15 slots first
+echo never > $T/enabled
+taskset -c 0 "$FILL" --anon 60K --pageout --stop-after-fill --quiet &
+holder=$!
+wait_stopped $holder
 echo always > $T/enabled
 fb=$(stat64 swpout_fallback)
-fill_verified "anon 64K, MADV_PAGEOUT" "$FILL" --anon 16M --pageout-step 64K --passes 2 --quiet
+fill_verified "anon 64K, MADV_PAGEOUT" taskset -c 0 "$FILL" --anon 16M --pageout-step 64K --passes 2 --quiet
 check "64K folios split at swap-out to the file" test $(($(stat64 swpout_fallback) - fb)) -ge 256
+fill_verified "anon 4K, the 15 slots before them" resume $holder
 
 # 2. memcg reclaim, a brd device at priority 0 below the file. Strict
 # priority: while the file has room, a 64K folio is split for the file, as

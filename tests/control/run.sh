@@ -1,0 +1,49 @@
+#!/bin/bash
+# The data-loss test on a kernel without its fix, where it must fail, so
+# that make check shows every run that it can.
+#
+#   tests/control/run.sh [inject|base]
+#
+# inject: the kernel of tests/inject, the series without the fix of its
+# patch 1 plus the test-only injections (make check runs this, after the
+# inject suite has built that kernel); base: pristine 7.3 (make control
+# CONTROL=base).
+# 16-swapfile-mthp: 64K folios split at swap-out to a fragmented swap file
+# read back wrong (every anonymous 64K run fails); its shmem, 4K and
+# strict-priority checks pass on both kernels.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+flavor=${1:-inject}
+case $flavor in
+inject) what="the series without patch 1"; prep=inject ;;
+base) what="pristine 7.3"; prep=pristine ;;
+*) echo "usage: $0 [inject|base]" >&2; exit 2 ;;
+esac
+out=$top/build/test-results/control-$flavor
+mkdir -p "$out"
+
+if ! { bash "$top/scripts/prepare-tree.sh" "$prep" &&
+       bash "$top/scripts/build-kernel.sh" "$flavor"; } > "$out/build.log" 2>&1; then
+	tail -n 20 "$out/build.log"
+	echo "not ok - $flavor kernel builds"
+	exit 1
+fi
+echo "ok - $flavor kernel builds ($what)"
+bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 900 -a "brd.rd_nr=8 brd.rd_size=262144" -- \
+	bash "$top/tests/guest/run.sh" 16-swapfile-mthp.sh > "$out/16.tap" 2>&1
+grep -v MISMATCH "$out/16.tap" | sed 's/^\(ok\|not ok\)/# '"$flavor"': \1/'
+runs=$(grep -c '^\(not \)\?ok - anon 64K.*data verified' "$out/16.tap")
+lost=$(grep -c '^not ok - anon 64K.*data verified' "$out/16.tap")
+if [ "$runs" -gt 0 ] && [ "$lost" = "$runs" ]; then
+	echo "ok - 16-swapfile-mthp finds the data loss on $what (all $runs anonymous 64K runs)"
+else
+	echo "not ok - 16-swapfile-mthp finds the data loss on $what ($lost of $runs anonymous 64K runs)"
+fi
+# what that kernel does right must pass: shmem, 4K folios, strict priority
+others=$(grep -c '^\(not \)\?ok - \(shmem 64K\|anon 4K\).*data verified\|^\(not \)\?ok - strict priority' "$out/16.tap")
+bad=$(grep -c '^not ok - \(shmem 64K\|anon 4K\).*data verified\|^not ok - strict priority' "$out/16.tap")
+if [ "$others" -gt 0 ] && [ "$bad" = 0 ]; then
+	echo "ok - its shmem, 4K and strict-priority checks pass on $what ($others)"
+else
+	echo "not ok - its shmem, 4K and strict-priority checks pass on $what ($bad of $others fail)"
+fi

@@ -5,6 +5,8 @@
 #   bench  patched tree, vm.config + bench.config   (make bench)
 #   lockstat  patched tree, vm.config + lockstat.config (make bench LOCKSTAT=1)
 #   kasan  patched tree, debug flavor + kasan.config (long local race runs)
+#   bisect the series at one of its patches (scripts/bisect-build.sh), vm
+#          config
 #   base   pristine tree, debug config; base-vm, base-bench ... the others
 #   inject, base-inject  the patched (without the fix of patch 1) or
 #          pristine tree with the test-only fault injections (tests/inject),
@@ -15,11 +17,12 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build
-flavor=${1:?usage: build-kernel.sh debug|vm|bench|lockstat|kasan|inject|base|base-vm|base-bench|base-lockstat|base-kasan|base-inject}
+flavor=${1:?usage: build-kernel.sh debug|vm|bench|lockstat|kasan|inject|bisect|base|base-vm|base-bench|base-lockstat|base-kasan|base-inject}
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 case "$flavor" in
 debug|vm|bench|lockstat|kasan) src=$b/linux; frags=(vm) ;;
+bisect) src=$b/linux-bisect; frags=(vm) ;;
 inject|base-inject) src=$b/linux-$flavor; frags=(vm) ;;
 base*) src=$b/pristine; frags=(vm) ;;
 *) echo "build-kernel: unknown flavor $flavor" >&2; exit 1 ;;
@@ -59,7 +62,7 @@ if [ "$(cat "$obj/.swapq-config" 2>/dev/null)" != "$want" ]; then
 			CONFIG_*) grep -qx "$line" "$obj/.config" && continue
 				opt=${line%%=*}
 				# the pristine tree lacks the options the series adds
-				case "$flavor" in base*) grep -rqx --include='Kconfig*' "config ${opt#CONFIG_}" "$src" || continue ;; esac
+				case "$flavor" in base*|bisect) grep -rqx --include='Kconfig*' "config ${opt#CONFIG_}" "$src" || continue ;; esac
 				echo "build-kernel: $line not in final config" >&2; missing=1 ;;
 			esac
 		done < "${cfgs[i]}"

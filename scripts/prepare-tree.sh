@@ -3,7 +3,8 @@
 #   build/pristine  the unpacked linux-source-7.3 as a git repo, tag "pristine"
 #   build/linux     a worktree on branch "swapq": pristine + our series, one
 #                   commit per line of patches/series (the patch applied with
-#                   git am, plus the new files that line names)
+#                   git am); the files the series adds must then equal their
+#                   plain copies at their kernel path in this repository
 #   build/linux-inject  the series without the fix of its patch 1 (so that
 #                   test 16 can show the data loss that fix removes) plus
 #                   the test-only injections of tests/inject
@@ -62,10 +63,15 @@ if [ ! -e "$tree/.git" ]; then
 	git -C "$b/pristine" worktree add -q -f --detach "$tree" pristine
 fi
 cd "$tree"
+# new_files: the files the patches add (their plain copies are the readable
+# final state)
+new_files() {
+	awk '/^diff --git / { f = substr($3, 3) } /^new file mode/ { print f }' "$patches"/*.patch |
+		sort -u
+}
 # Skip the work when the tree already holds exactly this series.
 stamp=$( { cat "$patches/series"; cat "$patches"/*.patch 2>/dev/null
-	   awk '!/^#/ { for (i = 2; i <= NF; i++) print $i }' "$patches/series" |
-		(cd "$top" && xargs -r cat); } | sha1sum | cut -c1-16)
+	   new_files | (cd "$top" && xargs -r cat 2>/dev/null || true); } | sha1sum | cut -c1-16)
 if [ "$(cat "$(git rev-parse --git-dir)/swapq-series" 2>/dev/null)" = "$stamp" ] &&
    [ -z "$(git status --porcelain --untracked-files=no)" ]; then
 	echo "prepare-tree: $tree is up to date"
@@ -78,7 +84,7 @@ git reset -q --hard pristine
 git clean -q -fdx
 
 n=0
-while read -r patch newfiles; do
+while read -r patch _; do
 	case "$patch" in ''|'#'*) continue ;; esac
 	n=$((n + 1))
 	if ! git "${git_id[@]}" am -q --keep-cr "$patches/$patch" 2>"$b/am.log"; then
@@ -87,18 +93,15 @@ while read -r patch newfiles; do
 		echo "prepare-tree: $patch does not apply to $(cat "$b/kernel-version")" >&2
 		exit 1
 	fi
-	if [ -n "$newfiles" ]; then
-		for f in $newfiles; do
-			if [ ! -f "$top/$f" ]; then
-				echo "prepare-tree: patches/series names missing file $f" >&2
-				exit 1
-			fi
-			mkdir -p "$(dirname "$f")"
-			cp "$top/$f" "$f"
-			git add -f "$f"
-		done
-		git "${git_id[@]}" commit -q --amend --no-edit
-	fi
 done < "$patches/series"
+# The plain copies of the new files are the series' final state
+bad=0
+for f in $(git diff --name-only --diff-filter=A pristine HEAD); do
+	if ! cmp -s "$f" "$top/$f"; then
+		echo "prepare-tree: $f differs from the state the series leaves it in; edit it in build/linux and run make refresh" >&2
+		bad=1
+	fi
+done
+[ $bad = 0 ] || exit 1
 echo "$stamp" > "$(git rev-parse --git-dir)/swapq-series"
 echo "prepare-tree: $(cat "$b/kernel-version") + $n patches in $tree"

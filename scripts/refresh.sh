@@ -1,10 +1,11 @@
 #!/bin/bash
 # Turn the commits of build/linux (or $SWAPQ_TREE; pristine..HEAD) back into this repository:
-# each commit becomes patches/NNNN-*.patch holding its changes to files that
-# exist upstream, and the files it adds are copied to their kernel path here
-# (with their content at HEAD). A new file is added whole by one commit and
-# not changed by later ones, so that each patch of the series still builds on
-# its own. patches/series is rewritten to match.
+# each commit becomes patches/NNNN-*.patch (git format-patch, every file it
+# changes or adds), and every file the series adds is also written to its
+# kernel path here, in its state at HEAD: the readable final state, which
+# prepare-tree.sh checks against what the patches produce. A new file may
+# change in later patches, so that each patch has the version it needs.
+# patches/series is rewritten to match.
 # Work on the series in build/linux with ordinary git (commit --fixup,
 # rebase -i, ...), then run make refresh.
 set -euo pipefail
@@ -15,27 +16,16 @@ cd "$tree"
 	{ echo "refresh: build/linux has uncommitted changes; commit them first" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-head -n 3 "$top/patches/series" | grep '^#' > "$tmp/series" || true
+sed -n '/^#/p' "$top/patches/series" > "$tmp/series"
 i=0
 for c in $(git rev-list --reverse pristine..HEAD); do
 	i=$((i + 1))
-	added=$(git diff-tree --no-commit-id --name-only -r --diff-filter=A "$c" | sort)
-	for f in $(git diff-tree --no-commit-id --name-only -r --diff-filter=M "$c"); do
-		if ! git cat-file -e "pristine:$f" 2>/dev/null; then
-			echo "refresh: $(git log -1 --format=%s "$c") changes $f, which an earlier commit added; fold that change into the commit adding it" >&2
-			exit 1
-		fi
-	done
-	excl=()
-	for f in $added; do
-		excl+=(":(exclude)$f")
-		mkdir -p "$top/$(dirname "$f")"
-		git show "HEAD:$f" > "$top/$f"
-	done
-	name=$(git format-patch -1 --start-number "$i" --zero-commit --no-signature \
-		-o "$tmp" "$c" -- . "${excl[@]}")
-	[ -s "$name" ] || { echo "refresh: commit $(git log -1 --format=%s "$c") changes no upstream file" >&2; exit 1; }
-	echo "$(basename "$name") $(echo $added)" | sed 's/ *$//' >> "$tmp/series"
+	name=$(git format-patch -1 --start-number "$i" --zero-commit --no-signature -o "$tmp" "$c")
+	basename "$name" >> "$tmp/series"
+done
+for f in $(git diff --name-only --diff-filter=A pristine HEAD); do
+	mkdir -p "$top/$(dirname "$f")"
+	git show "HEAD:$f" > "$top/$f"
 done
 rm -f "$top"/patches/[0-9][0-9][0-9][0-9]-*.patch
 cp "$tmp"/[0-9]*.patch "$top/patches/" 2>/dev/null || true

@@ -1,8 +1,10 @@
 #!/bin/bash
 # Export the series (pristine..HEAD of build/linux) as git format-patch files
 # with a cover letter into build/series, run checkpatch --strict on every
-# patch, and check that the whole series applies with git am to a fresh
-# checkout of the pristine base.
+# patch, check that the whole series applies with git am to a fresh
+# checkout of the pristine base, and that each patch builds on its own
+# (scripts/bisect-build.sh; SWAPQ_BISECT=full also builds the whole kernel
+# after each patch).
 # The patches are kept with a placeholder author; the export stamps From:
 # and Signed-off-by: with the git identity of whoever runs it, and refuses
 # to export without a real one.
@@ -81,5 +83,7 @@ else
 	bad=1
 fi
 git -C "$b/pristine" worktree remove -f "$wt"
+bash "$top/scripts/bisect-build.sh" ${SWAPQ_BISECT:-} > "$out/bisect.txt" || bad=1
+sed 's/^/series: /' "$out/bisect.txt"
 echo "series: $out"
 exit $bad

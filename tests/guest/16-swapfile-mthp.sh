@@ -54,8 +54,8 @@ check "swap file swapped on" test "$(swap_count)" = 1
 
 stat64() { cat "$T/stats/$1"; }
 resume() { kill -CONT "$1" && wait "$1"; }
-# fill_verified WHAT SWAPQ-FILL-ARGS...: a worker fills, swaps and verifies;
-# TAP lines for its data and for the 64K folios split at swap-out
+# fill_verified WHAT COMMAND...: a worker that fills, swaps and verifies;
+# a TAP line for its data, the 64K folio counts it moved as a comment
 fill_verified() {
 	local what=$1 fb0 in0 rc
 	shift

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Self-tests of the harness: the VM runner must fail a run whose kernel log
 # shows a splat, pass a clean one, and the tree preparation must stop loudly
-# on a patch that does not apply.  run.sh KERNEL-FLAVOR
+# on a patch that does not apply and on a new file whose plain copy differs
+# from the series.  run.sh KERNEL-FLAVOR
 top=$(cd "$(dirname "$0")/../.." && pwd)
 kernel=${1:-debug}
 # under build/: the guest mounts its own /tmp over the host one
@@ -48,12 +49,41 @@ diff --git a/mm/swapfile.c b/mm/swapfile.c
  at all
  nor this
 PATCH
-echo "0001-broken.patch" > "$tmp/patches/series"
-SWAPQ_PATCHES=$tmp/patches SWAPQ_TREE=$tmp/tree bash "$top/scripts/prepare-tree.sh" > "$tmp/prep.log" 2>&1
-rc=$?
-if [ $rc != 0 ] && grep -q '0001-broken.patch does not apply' "$tmp/prep.log"; then
-	echo "ok - a patch that does not apply stops the build, named"
-else
-	echo "not ok - a patch that does not apply stops the build, named (status $rc)"
-	sed 's/^/# /' "$tmp/prep.log"
-fi
+# prep_stops PATCH MESSAGE WHAT: preparing a tree with just PATCH fails,
+# and says MESSAGE
+prep_stops() {
+	local rc
+	echo "$1" > "$tmp/patches/series"
+	SWAPQ_PATCHES=$tmp/patches SWAPQ_TREE=$tmp/tree bash "$top/scripts/prepare-tree.sh" > "$tmp/prep.log" 2>&1
+	rc=$?
+	if [ $rc != 0 ] && grep -q "$2" "$tmp/prep.log"; then
+		echo "ok - $3"
+	else
+		echo "not ok - $3 (status $rc)"
+		sed 's/^/# /' "$tmp/prep.log"
+	fi
+	rm -f "$tmp/patches/$1"
+}
+prep_stops 0001-broken.patch '0001-broken.patch does not apply' \
+	"a patch that does not apply stops the build, named"
+
+# A file the series adds must equal its plain copy at its kernel path here
+cat > "$tmp/patches/0001-adds.patch" <<'PATCH'
+From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001
+From: swapq <swapq@localhost>
+Subject: [PATCH] adds a file that has no plain copy
+
+---
+ mm/swapq-harness-only.c | 1 +
+ 1 file changed, 1 insertion(+)
+ create mode 100644 mm/swapq-harness-only.c
+
+diff --git a/mm/swapq-harness-only.c b/mm/swapq-harness-only.c
+new file mode 100644
+--- /dev/null
++++ b/mm/swapq-harness-only.c
+@@ -0,0 +1 @@
++/* only in the patch */
+PATCH
+prep_stops 0001-adds.patch 'mm/swapq-harness-only.c differs' \
+	"a new file whose plain copy differs from the series stops the build, named"

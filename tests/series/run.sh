@@ -1,7 +1,8 @@
 #!/bin/bash
 # The series in the built tree: what it removes is gone (and was there in
-# the pristine tree, so the check can fail), and the C files it touches
-# build with W=1 without a warning.  run.sh KERNEL-FLAVOR
+# the pristine tree, so the check can fail), the C files it touches build
+# with W=1 without a warning, and so they do after each of its patches
+# (scripts/bisect-build.sh).  run.sh KERNEL-FLAVOR
 top=$(cd "$(dirname "$0")/../.." && pwd)
 b=$top/build
 flavor=${1:-debug}
@@ -38,3 +39,6 @@ else
 	echo "not ok - W=1 build of ${objs[*]}: no warnings (status $rc)"
 	sed 's/^/# /' "$log"
 fi
+
+# every patch builds on its own, in order
+bash "$top/scripts/bisect-build.sh"

@@ -286,6 +286,7 @@ void swap_queue_cursor_init(struct swap_queue_cursor *cur,
 {
 	memset(cur, 0, sizeof(*cur));
 	cur->one_ring = one_ring;
+	cur->found_prio = INT_MIN;
 	cur->gen = snap->gen;
 	swap_queue_cursor_enter(cur, snap, rs);
 }
@@ -347,7 +348,7 @@ int swap_queue_cursor_next(struct swap_queue_cursor *cur,
 			cur->tried |= BIT(type);
 			return type;
 		}
-		if (cur->one_ring && cur->found && cur->prio <= cur->found_prio) {
+		if (cur->one_ring && cur->prio <= cur->found_prio) {
 			cur->done = true;
 			break;
 		}
@@ -379,10 +380,7 @@ bool swap_queue_cursor_candidate(struct swap_queue_cursor *cur,
 {
 	if (!available)
 		return false;
-	if (!cur->found || cur->prio > cur->found_prio) {
-		cur->found = true;
-		cur->found_prio = cur->prio;
-	}
+	cur->found_prio = max(cur->found_prio, cur->prio);
 	return fits;
 }
 EXPORT_SYMBOL_IF_KUNIT(swap_queue_cursor_candidate);

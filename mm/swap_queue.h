@@ -116,10 +116,10 @@ struct swap_queue_reader {
  * @step: members of @ring visited so far
  * @tried: swap types already returned in this request (any snapshot)
  * @one_ring: stop after the first ring that had a candidate (large folios)
- * @found: a candidate was found in this request (any snapshot)
  * @done: nothing more to return
  * @prio: priority of @ring
- * @found_prio: the highest priority at which a candidate was found
+ * @found_prio: the highest priority at which a candidate was found in this
+ *	        request (any snapshot), INT_MIN while there is none
  * @fallbacks: the lowest ring below the first that the walk reached, once
  *	       per request however often it restarts
  *
@@ -135,7 +135,6 @@ struct swap_queue_cursor {
 	unsigned int step;
 	u32 tried;
 	bool one_ring;
-	bool found;
 	bool done;
 	int prio;
 	int found_prio;

@@ -280,36 +280,49 @@ static void sq_test_cursor_order(struct kunit *test)
 			(u32)(BIT(0) | BIT(1) | BIT(3) | BIT(4) | BIT(5)));
 }
 
+/*
+ * One step of a walk: the cursor returns @type, and the caller's verdict on
+ * that device (@available, @fits) says whether it allocates there.
+ */
+static void sq_step(struct kunit *test, struct swap_queue_cursor *cur,
+		    const struct swap_queue_snapshot *snap,
+		    const struct swap_queue_reader *rs, int type,
+		    bool available, bool fits)
+{
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(cur, snap, rs), type);
+	KUNIT_EXPECT_EQ(test, swap_queue_cursor_candidate(cur, available, fits),
+			available && fits);
+}
+
+/* Three rings: type 0 at the top, types 1 and 2 below it, then type 3 */
+static const struct swap_queue_dev sq_three_rings[] = {
+	{ .type = 0, .prio = 2, .quota = Q },
+	{ .type = 1, .prio = 1, .quota = Q },
+	{ .type = 2, .prio = 1, .quota = Q },
+	{ .type = 3, .prio = 0, .quota = Q },
+};
+
 /* Large folios: stop after the first ring that had a candidate. */
 static void sq_test_cursor_one_ring(struct kunit *test)
 {
-	static const struct swap_queue_dev devs[] = {
-		{ .type = 0, .prio = 2, .quota = Q },
-		{ .type = 1, .prio = 1, .quota = Q },
-		{ .type = 2, .prio = 1, .quota = Q },
-		{ .type = 3, .prio = 0, .quota = Q },
-	};
 	struct swap_queue_reader *rs = sq_reader(test);
 	struct swap_queue_snapshot *snap;
 	struct swap_queue_cursor cur;
 
-	snap = sq_build(test, devs, ARRAY_SIZE(devs), 1);
+	snap = sq_build(test, sq_three_rings, ARRAY_SIZE(sq_three_rings), 1);
 	swap_queue_reader_sync(snap, rs, 0);
 
 	/* Ring 0 has no candidate (say, full): go on to ring 1 ... */
 	swap_queue_cursor_init(&cur, snap, rs, true);
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
-	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, true));
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
-	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
+	sq_step(test, &cur, snap, rs, 0, false, true);
+	sq_step(test, &cur, snap, rs, 1, true, true);
 	/* ... try all its members, and stop there */
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 2);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
 
 	/* Order 0 walks every ring */
 	swap_queue_cursor_init(&cur, snap, rs, false);
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
-	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
+	sq_step(test, &cur, snap, rs, 0, true, true);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 2);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 3);
@@ -337,21 +350,16 @@ static void sq_test_cursor_strict_large(struct kunit *test)
 	swap_queue_reader_sync(snap, rs, 0);
 
 	swap_queue_cursor_init(&cur, snap, rs, true);
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
-	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, true, false));
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
-	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, true));
+	sq_step(test, &cur, snap, rs, 0, true, false);
+	sq_step(test, &cur, snap, rs, 1, false, true);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
 	KUNIT_EXPECT_EQ(test, cur.fallbacks, 0U);
 
 	/* With the file full too, the lower ring gets the folio whole */
 	swap_queue_cursor_init(&cur, snap, rs, true);
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
-	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, false));
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
-	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, true));
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 2);
-	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
+	sq_step(test, &cur, snap, rs, 0, false, false);
+	sq_step(test, &cur, snap, rs, 1, false, true);
+	sq_step(test, &cur, snap, rs, 2, true, true);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
 }
 
@@ -363,28 +371,19 @@ static void sq_test_cursor_strict_large(struct kunit *test)
  */
 static void sq_test_cursor_restart_ring1(struct kunit *test)
 {
-	static const struct swap_queue_dev devs[] = {
-		{ .type = 0, .prio = 2, .quota = Q },
-		{ .type = 1, .prio = 1, .quota = Q },
-		{ .type = 2, .prio = 1, .quota = Q },
-		{ .type = 3, .prio = 0, .quota = Q },
-	};
 	struct swap_queue_reader *rs = sq_reader(test);
 	struct swap_queue_snapshot *snap;
 	struct swap_queue_cursor cur;
 
-	snap = sq_build(test, devs, ARRAY_SIZE(devs), 1);
+	snap = sq_build(test, sq_three_rings, ARRAY_SIZE(sq_three_rings), 1);
 	swap_queue_reader_sync(snap, rs, 0);
 
 	swap_queue_cursor_init(&cur, snap, rs, true);
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 0);
-	KUNIT_EXPECT_FALSE(test, swap_queue_cursor_candidate(&cur, false, true));
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 1);
-	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
+	sq_step(test, &cur, snap, rs, 0, false, true);
+	sq_step(test, &cur, snap, rs, 1, true, true);
 	/* the allocation from type 1 dropped the lock: -EAGAIN, restart */
 	swap_queue_cursor_restart(&cur, snap, rs);
-	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), 2);
-	KUNIT_EXPECT_TRUE(test, swap_queue_cursor_candidate(&cur, true, true));
+	sq_step(test, &cur, snap, rs, 2, true, true);
 	KUNIT_EXPECT_EQ(test, swap_queue_cursor_next(&cur, snap, rs), -1);
 	KUNIT_EXPECT_EQ(test, cur.fallbacks, 1U);
 }

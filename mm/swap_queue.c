@@ -17,10 +17,11 @@
  *   member it allocates from and how many pages of that member's quota are
  *   left. After quota pages it moves on to the next member, so devices of
  *   one priority are striped in proportion to their quotas. CPUs start on
- *   different members; when the generation changes, a CPU keeps a member
- *   that is still in the same ring, with its remaining quota, and otherwise
- *   starts at its CPU number modulo the ring size. A ring with one member
- *   needs no bookkeeping.
+ *   different members. When the generation changes, a CPU keeps its member
+ *   and remaining quota in a ring that has only lost members since; in a
+ *   ring that gained one, every CPU starts over at its CPU number modulo
+ *   the ring size with a full quota, so that the CPUs are spread over the
+ *   new members too. A ring with one member needs no bookkeeping.
  *
  * - One allocation walks the snapshot with a cursor (struct
  *   swap_queue_cursor) on its stack: each member of a ring at most once,
@@ -86,8 +87,8 @@ int swap_queue_ring_of(const struct swap_queue_snapshot *snap, int type)
  * @nr: number of entries in @devs, at most MAX_SWAPFILES
  *
  * Groups the devices into rings of equal priority, highest priority first,
- * members of a ring in swap type order. The generation is left to
- * swap_queue_publish().
+ * members of a ring in swap type order. The generations are left to
+ * swap_queue_link().
  */
 void swap_queue_build(struct swap_queue_snapshot *snap,
 		      const struct swap_queue_dev *devs, unsigned int nr)
@@ -138,16 +139,50 @@ void swap_queue_build(struct swap_queue_snapshot *snap,
 EXPORT_SYMBOL_IF_KUNIT(swap_queue_build);
 
 /**
+ * swap_queue_link - make a built snapshot the successor of another
+ * @snap: snapshot filled by swap_queue_build(), not visible to readers yet
+ * @prev: the snapshot it replaces
+ *
+ * Sets the generation and, per ring, the generation in which the ring last
+ * gained a member: a ring whose members all come from one ring of the same
+ * priority in @prev keeps that ring's, any other ring gets the new one.
+ */
+void swap_queue_link(struct swap_queue_snapshot *snap,
+		     const struct swap_queue_snapshot *prev)
+{
+	unsigned int r, i;
+
+	snap->gen = prev->gen + 1;
+	for (r = 0; r < snap->nr_rings; r++) {
+		struct swap_queue_ring *ring = &snap->rings[r];
+		const struct swap_queue_member *m = &snap->members[ring->first];
+		int from = swap_queue_ring_of(prev, m[0].type);
+
+		ring->joined_gen = snap->gen;
+		if (from < 0 || prev->rings[from].prio != ring->prio)
+			continue;
+		for (i = 1; i < ring->nr; i++)
+			if (swap_queue_ring_of(prev, m[i].type) != from)
+				break;
+		if (i == ring->nr)
+			ring->joined_gen = prev->rings[from].joined_gen;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(swap_queue_link);
+
+/**
  * swap_queue_reader_sync - bring a CPU's ring positions up to a snapshot
  * @snap: current snapshot
  * @rs: the CPU's reader state
  * @cpu: the CPU, used to spread starting positions over ring members
  *
- * Nothing to do if @rs already belongs to @snap's generation. Otherwise, for
- * every ring, a member this CPU was using before (in any ring of the old
- * generation) that is a member of this ring now is kept along with its
- * remaining quota (clamped to its current quota); otherwise the CPU starts
- * at member @cpu modulo the ring size with a full quota.
+ * Nothing to do if @rs already belongs to @snap's generation. Otherwise, in
+ * every ring that has only lost members since @rs's generation, the member
+ * this CPU was using is kept along with its remaining quota (clamped to its
+ * current quota). In a ring that gained a member, or when that member left,
+ * the CPU starts at member @cpu modulo the ring size with a full quota: the
+ * CPUs spread over the members again instead of all staying on the ones
+ * that were there before.
  */
 void swap_queue_reader_sync(const struct swap_queue_snapshot *snap,
 			    struct swap_queue_reader *rs, unsigned int cpu)
@@ -162,9 +197,13 @@ void swap_queue_reader_sync(const struct swap_queue_snapshot *snap,
 	for (r = 0; r < snap->nr_rings; r++) {
 		const struct swap_queue_ring *ring = &snap->rings[r];
 		const struct swap_queue_member *m = NULL;
+		unsigned int nr_old = 0;
 		int left = 0;
 
-		for (i = 0; i < min_t(unsigned int, old.nr_rings, MAX_SWAPFILES); i++) {
+		/* Look for the old member only if nobody joined since */
+		if (ring->joined_gen <= old.gen)
+			nr_old = min_t(unsigned int, old.nr_rings, MAX_SWAPFILES);
+		for (i = 0; i < nr_old; i++) {
 			int type = old.type[i];
 
 			if (swap_queue_ring_of(snap, type) != r)
@@ -226,7 +265,8 @@ void swap_queue_reader_charge(const struct swap_queue_snapshot *snap,
 		left = m->quota;
 	left -= min_t(unsigned int, nr, SWAP_QUEUE_QUOTA_MAX);
 	if (left <= 0) {
-		m = &snap->members[ring->first + (pos + 1) % ring->nr];
+		pos = pos + 1 < ring->nr ? pos + 1 : 0;
+		m = &snap->members[ring->first + pos];
 		left = m->quota;
 	}
 	WRITE_ONCE(rs->type[r], m->type);
@@ -339,9 +379,13 @@ int swap_queue_cursor_next(struct swap_queue_cursor *cur,
 		const struct swap_queue_ring *ring = &snap->rings[cur->ring];
 
 		while (cur->step < ring->nr) {
-			unsigned int pos = (cur->start + cur->step) % ring->nr;
-			int type = snap->members[ring->first + pos].type;
+			/* start and step are below nr: no division needed */
+			unsigned int pos = cur->start + cur->step;
+			int type;
 
+			if (pos >= ring->nr)
+				pos -= ring->nr;
+			type = snap->members[ring->first + pos].type;
 			cur->step++;
 			if (cur->tried & BIT(type))
 				continue;
@@ -428,7 +472,7 @@ void swap_queue_publish(struct swap_queue_snapshot *snap)
 
 	old = rcu_dereference_protected(swap_queue_current,
 					lockdep_is_held(&swap_queue_mutex));
-	snap->gen = old->gen + 1;
+	swap_queue_link(snap, old);
 	rcu_assign_pointer(swap_queue_current, snap);
 	swap_queue_stat_add(SWAP_QUEUE_STAT_PUBLISHES, 1);
 	if (old != &swap_queue_empty)

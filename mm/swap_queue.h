@@ -51,11 +51,14 @@ struct swap_queue_member {
  * @prio: their priority
  * @first: index of the first member in &swap_queue_snapshot.members
  * @nr: number of members, at least one
+ * @joined_gen: generation in which the ring last gained a member (or was
+ *		created); since then it has only lost members, if any
  */
 struct swap_queue_ring {
 	int prio;
 	unsigned int first;
 	unsigned int nr;
+	unsigned long joined_gen;
 };
 
 /**
@@ -141,7 +144,7 @@ struct swap_queue_cursor {
 	unsigned int fallbacks;
 };
 
-/* Debug counters, see swap_queue_stat_add() */
+/* Debug counters (debugfs), see swap_queue_stat_add() */
 enum swap_queue_stat_item {
 	SWAP_QUEUE_STAT_PUBLISHES,
 	SWAP_QUEUE_STAT_WALKS,
@@ -168,10 +171,12 @@ struct swap_queue_pcpu {
 
 DECLARE_PER_CPU(struct swap_queue_pcpu, swap_queue_pcpu);
 
+/* Only debugfs reads the counters: without it, the hot path skips them */
 static inline void swap_queue_stat_add(enum swap_queue_stat_item item,
 				       unsigned long nr)
 {
-	this_cpu_add(swap_queue_pcpu.stat[item], nr);
+	if (IS_ENABLED(CONFIG_DEBUG_FS))
+		this_cpu_add(swap_queue_pcpu.stat[item], nr);
 }
 
 unsigned long swap_queue_stat_read(enum swap_queue_stat_item item);
@@ -179,6 +184,8 @@ unsigned long swap_queue_stat_read(enum swap_queue_stat_item item);
 /* Pure snapshot, reader and cursor logic (also used by the KUnit test) */
 void swap_queue_build(struct swap_queue_snapshot *snap,
 		      const struct swap_queue_dev *devs, unsigned int nr);
+void swap_queue_link(struct swap_queue_snapshot *snap,
+		     const struct swap_queue_snapshot *prev);
 void swap_queue_reader_sync(const struct swap_queue_snapshot *snap,
 			    struct swap_queue_reader *rs, unsigned int cpu);
 void swap_queue_reader_charge(const struct swap_queue_snapshot *snap,

@@ -304,37 +304,13 @@ static ssize_t default_quota_store(struct kobject *kobj,
 	return count;
 }
 
-static ssize_t rings_show(struct kobject *kobj, struct kobj_attribute *attr,
-			  char *buf)
-{
-	const struct swap_queue_snapshot *snap;
-	unsigned int r, i;
-	int len = 0;
-
-	rcu_read_lock();
-	snap = swap_queue_get();
-	for (r = 0; r < snap->nr_rings; r++) {
-		const struct swap_queue_ring *ring = &snap->rings[r];
-
-		len += sysfs_emit_at(buf, len, "%d:", ring->prio);
-		for (i = 0; i < ring->nr; i++)
-			len += sysfs_emit_at(buf, len, " %d",
-					     snap->members[ring->first + i].type);
-		len += sysfs_emit_at(buf, len, "\n");
-	}
-	rcu_read_unlock();
-	return len;
-}
-
 static struct kobj_attribute swap_queue_generation_attr = __ATTR_RO(generation);
 static struct kobj_attribute swap_queue_default_quota_attr =
 	__ATTR_RW(default_quota);
-static struct kobj_attribute swap_queue_rings_attr = __ATTR_RO(rings);
 
 static struct attribute *swap_queue_attrs[] = {
 	&swap_queue_generation_attr.attr,
 	&swap_queue_default_quota_attr.attr,
-	&swap_queue_rings_attr.attr,
 	NULL,
 };
 

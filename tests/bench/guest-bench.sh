@@ -180,7 +180,7 @@ run_case() {
 
 echo "# guest-bench: $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 }' /proc/meminfo) KiB," \
 	"usemem -n $nproc -r $passes $size in memory.max=$cgmax"
-[ -d "$QUEUE" ] && echo "# swap queue: $(tr '\n' ' ' < "$QUEUE/rings" 2>/dev/null)"
+[ -d "$QUEUE" ] && echo "# swap queue: $(grep '^ring ' /sys/kernel/debug/swap/queue 2>/dev/null | tr '\n' ' ')"
 "$USEMEM" 1M >/dev/null	# page the binary in before the first timed case
 for c in "$@"; do
 	run_case "$c" || { echo "guest-bench: case $c failed" >&2; status=1; }

@@ -178,7 +178,7 @@ reader() { # sysfs|debugfs
 			read -r g < $QUEUE/generation
 			[ "$g" -ge "$prev" ] || echo "generation went back from $prev to $g" >> "$tmp/readers.bad"
 			prev=$g
-			cat $QUEUE/generation $QUEUE/default_quota $QUEUE/rings $QUEUE/devices/*/* > /dev/null 2>> "$tmp/readers.err"
+			cat $QUEUE/generation $QUEUE/default_quota $QUEUE/devices/*/* > /dev/null 2>> "$tmp/readers.err"
 		else
 			cat $DBG > /dev/null 2>> "$tmp/readers.err"
 		fi
@@ -304,7 +304,7 @@ s_priority() {
 	workers 2 --anon 32M --passes 2
 	churn --prio 3 --prio 5 --prio 7 --pause 100 "${brd4[@]}"
 	churn_wait
-	diag "$name: rings at the end: $(tr '\n' ' ' < $QUEUE/rings)"
+	diag "$name: rings at the end: $(grep '^ring ' $DBG | tr '\n' ' ')"
 	workers_verified
 	finish
 }

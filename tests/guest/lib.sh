@@ -127,36 +127,33 @@ consistent() {
 	done < <(awk 'NR > 1' /proc/swaps)
 	[ "$(ls "$QUEUE/devices" | wc -l)" = "$n" ] ||
 		{ echo "# $(ls "$QUEUE/devices" | wc -l) sysfs devices, $n in /proc/swaps"; bad=1; }
-	# rings: strictly descending priority; ring/position/priority of members
+	# rings (debugfs): strictly descending priority; each member's sysfs
+	# ring, position and priority say where debugfs lists it
 	r=0 expect_prio=
-	while IFS= read -r line; do
-		prio=${line%%:*}
+	while read -r _ ring _ prio _ line; do
+		[ "$ring" = "$r" ] || { echo "# debugfs ring $ring listed as ring $r"; bad=1; }
 		if [ -n "$expect_prio" ] && [ "$prio" -ge "$expect_prio" ]; then
 			echo "# ring $r priority $prio not below $expect_prio"; bad=1
 		fi
 		expect_prio=$prio i=0
-		for t in ${line#*:}; do
+		for t in $line; do
 			d=$QUEUE/devices/$t
 			[ "$(cat "$d/ring")" = "$r" ] && [ "$(cat "$d/position")" = "$i" ] &&
 				[ "$(cat "$d/priority")" = "$prio" ] ||
-				{ echo "# type $t: ring $(cat "$d/ring") position $(cat "$d/position") priority $(cat "$d/priority"), rings says $r/$i/$prio"; bad=1; }
+				{ echo "# type $t: ring $(cat "$d/ring") position $(cat "$d/position") priority $(cat "$d/priority"), debugfs says $r/$i/$prio"; bad=1; }
 			unset "seen[$t]"
 			i=$((i + 1))
 		done
 		r=$((r + 1))
-	done < "$QUEUE/rings"
+	done < <(grep '^ring ' $DBG)
 	[ ${#seen[@]} = 0 ] || { echo "# devices in no ring: ${!seen[*]}"; bad=1; }
-	# debugfs: same generation, rings and devices; a cpu line per CPU and ring
+	# debugfs: same generation; a cpu line per CPU and ring
 	[ "$(awk '$1 == "generation" { print $2 }' $DBG)" = "$(cat $QUEUE/generation)" ] ||
 		{ echo "# debugfs generation differs"; bad=1; }
-	[ "$(awk '$1 == "ring" { s = $4 ":"; for (i = 6; i <= NF; i++) s = s " " $i; print s }' $DBG)" = \
-	  "$(sed 's/ *$//' $QUEUE/rings)" ] ||
-		{ echo "# debugfs rings differ from sysfs rings"; sed 's/^/#   /' $DBG; bad=1; }
-	local cpus rings_n
+	local cpus
 	cpus=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, a, "-"); n += (a[2] == "" ? 1 : a[2] - a[1] + 1) } print n }' /sys/devices/system/cpu/possible)
-	rings_n=$(wc -l < $QUEUE/rings)
-	[ "$(grep -c '^cpu ' $DBG)" = $((cpus * rings_n)) ] ||
-		{ echo "# $(grep -c '^cpu ' $DBG) cpu lines, want $cpus CPUs x $rings_n rings"; bad=1; }
+	[ "$(grep -c '^cpu ' $DBG)" = $((cpus * r)) ] ||
+		{ echo "# $(grep -c '^cpu ' $DBG) cpu lines, want $cpus CPUs x $r rings"; bad=1; }
 	[ "$(grep -c '^device ' $DBG)" = "$n" ] || { echo "# debugfs device lines differ"; bad=1; }
 	return $bad
 }

@@ -5,32 +5,28 @@
 # exist yet). swapq is then run with --sysroot DIR.
 #
 # Layout of a tree:
-#   DIR/sys/kernel/mm/swap/queue/{generation,default_quota,rings}
+#   DIR/sys/kernel/mm/swap/queue/{generation,default_quota}
 #   DIR/sys/kernel/mm/swap/queue/devices/<type>/{path,priority,...}
+# swapq derives the rings from the devices' ring, position and priority.
 #   DIR/sys/kernel/debug/swap/queue
 #   DIR/proc/swaps
 
 Q=sys/kernel/mm/swap/queue
 DBG=sys/kernel/debug/swap/queue
 
-# fx_queue DIR GENERATION DEFAULT_QUOTA RING_LINE...
-#   The queue directory, with one rings line per extra argument.
+# fx_queue DIR GENERATION DEFAULT_QUOTA
+#   The queue directory, without devices.
 fx_queue() {
 	local dir=$1 gen=$2 quota=$3
-	shift 3
 	mkdir -p "$dir/$Q/devices" "$dir/proc" "$dir/sys/kernel/debug"
 	echo "$gen" >"$dir/$Q/generation"
 	echo "$quota" >"$dir/$Q/default_quota"
-	if [ $# -gt 0 ]; then
-		printf '%s\n' "$@" >"$dir/$Q/rings"
-	else
-		: >"$dir/$Q/rings"
-	fi
 	printf 'Filename\t\t\t\tType\t\tSize\t\tUsed\t\tPriority\n' \
 		>"$dir/proc/swaps"
 }
 
 # fx_dev DIR TYPE PATH PRIO RING POSITION QUOTA AVAILABLE ALLOCATED
+#   RING and POSITION are -1 for a device being swapped off.
 fx_dev() {
 	local d=$1/$Q/devices/$2
 	mkdir -p "$d"
@@ -61,7 +57,7 @@ fx_debugfs() {
 # Ring 0 allocated 300 + 100 pages (shares 75% / 25%), ring 1 50 pages.
 fixture_normal() {
 	local d=$1
-	fx_queue "$d" 7 512 "10: 0 1" "-2: 2"
+	fx_queue "$d" 7 512
 	fx_dev "$d" 0 /dev/vda2        10 0 0  512 1 300
 	fx_dev "$d" 1 "/var/swap file" 10 0 1  256 1 100
 	fx_dev "$d" 2 /dev/sdb1        -2 1 0 1024 0  50
@@ -104,7 +100,7 @@ fixture_empty() {
 # A single device that has not allocated anything yet.
 fixture_one() {
 	local d=$1
-	fx_queue "$d" 3 512 "5: 0"
+	fx_queue "$d" 3 512
 	fx_dev "$d" 0 /dev/zram0 5 0 0 512 1 0
 	fx_swap "$d" /dev/zram0 partition 4194300 0 5
 	fx_debugfs "$d" <<-EOF
@@ -121,7 +117,7 @@ fixture_one() {
 # of ring 2.
 fixture_many() {
 	local d=$1
-	fx_queue "$d" 42 64 "100: 3" "50: 0 4 5" "0: 1" "-10: 6 2"
+	fx_queue "$d" 42 64
 	fx_dev "$d" 3 /dev/nvme0n1p3 100 0 0 64 1 1000
 	fx_dev "$d" 0 /dev/sda2       50 1 0 64 1 10
 	fx_dev "$d" 4 /dev/sdb2       50 1 1 64 1 20
@@ -170,29 +166,69 @@ fixture_bad_allocated() {
 	echo abc >"$1/$Q/devices/1/allocated"
 }
 
-fixture_no_rings() {
+# Ring 1 is empty: type 2 says ring 2.
+fixture_ring_gap() {
 	fixture_normal "$1"
-	rm "$1/$Q/rings"
+	echo 2 >"$1/$Q/devices/2/ring"
 }
 
-fixture_bad_rings() {
-	fixture_normal "$1"
-	printf '10 0 1\n-2: 2\n' >"$1/$Q/rings"
-}
-
-fixture_rings_order() {
-	fixture_normal "$1"
-	printf -- '-2: 2\n10: 0 1\n' >"$1/$Q/rings"
-}
-
-fixture_ring_unknown_type() {
-	fixture_normal "$1"
-	printf '10: 0 1 5\n-2: 2\n' >"$1/$Q/rings"
-}
-
-fixture_ring_mismatch() {
+# Ring 1 has one device, at position 1.
+fixture_position_gap() {
 	fixture_normal "$1"
 	echo 1 >"$1/$Q/devices/2/position"
+}
+
+fixture_dup_position() {
+	fixture_normal "$1"
+	echo 0 >"$1/$Q/devices/1/position"
+}
+
+# Ring 0 holds priorities 10 and 5.
+fixture_mixed_prio() {
+	fixture_normal "$1"
+	echo 5 >"$1/$Q/devices/1/priority"
+}
+
+# Ring 1 has a higher priority than ring 0.
+fixture_prio_order() {
+	fixture_normal "$1"
+	echo 20 >"$1/$Q/devices/2/priority"
+}
+
+fixture_equal_prio() {
+	fixture_normal "$1"
+	echo 10 >"$1/$Q/devices/2/priority"
+}
+
+# No ring, but a position: only both -1 means being swapped off.
+fixture_half_swapoff() {
+	fixture_normal "$1"
+	echo -1 >"$1/$Q/devices/2/ring"
+}
+
+fixture_ring_range() {
+	fixture_normal "$1"
+	echo 32 >"$1/$Q/devices/2/ring"
+}
+
+fixture_position_range() {
+	fixture_normal "$1"
+	echo -2 >"$1/$Q/devices/2/position"
+}
+
+# The normal tree while a fourth device, type 3, is being swapped off:
+# it is in no ring, so status, watch and quota do not list it.
+fixture_swapoff() {
+	fixture_normal "$1"
+	fx_dev "$1" 3 /dev/sdc1 -2 -1 -1 512 0 80
+	fx_swap "$1" /dev/sdc1 partition 1048576 4096 -2
+}
+
+# A queue/rings file, as older kernels had, with nonsense in it: swapq
+# does not read it.
+fixture_stale_rings() {
+	fixture_normal "$1"
+	printf '1: 7\nbogus\n' >"$1/$Q/rings"
 }
 
 fixture_missing_quota() {
@@ -223,7 +259,6 @@ fixture_stray_entry() {
 fixture_no_devices_dir() {
 	fixture_normal "$1"
 	rm -rf "$1/$Q/devices"
-	printf '' >"$1/$Q/rings"
 }
 
 fixture_bad_proc_swaps() {

@@ -269,6 +269,27 @@ sq "$MANY" -r -n -o RING,TYPE,POSITION
 check "status on many rings: positions" \
 	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | tr "\n" ";")" = "0 3 0;1 0 0;1 4 1;1 5 2;2 1 0;3 6 0;3 2 1;" ]'
 
+sq "$NORMAL"
+normal_status=$OUT
+
+SWAPOFF=$(build_fixture swapoff)
+sq "$SWAPOFF"
+check "status leaves out a device being swapped off (ring and position -1)" \
+	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$OUT" = "$normal_status" ]'
+
+sq "$SWAPOFF" quota -r -n -o TYPE
+check "quota lists no device being swapped off" '[ $RC = 0 ] && [ "$OUT" = "$(printf "0\n1\n2")" ]'
+
+sq "$SWAPOFF" quota 3 -J -o TYPE,NAME,RING,POSITION
+check "quota TYPE of a device being swapped off: no ring, no position" \
+	'[ $RC = 0 ] && json_ok &&
+	 jqt ".quotas == [{\"type\":3,\"name\":\"/dev/sdc1\",\"ring\":null,\"position\":null}]"'
+
+root=$(build_fixture stale_rings)
+sq "$root"
+check "a queue/rings file is not read" \
+	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$OUT" = "$normal_status" ]'
+
 sq "$NOFEATURE"
 check "status without the feature exits 2" '[ $RC = 2 ] && one_error "not supported"'
 
@@ -291,11 +312,15 @@ while read -r name what; do
 		'[ $RC = 6 ] && [ -z "$OUT" ]'
 done <<-EOF
 	bad_allocated		devices/1/allocated: malformed value
-	no_rings		queue/rings: missing
-	bad_rings		queue/rings:1: malformed line
-	rings_order		queue/rings:2: malformed line
-	ring_unknown_type	ring 0 lists type 5
-	ring_mismatch		device 2 (ring 1 position 1) does not match
+	ring_gap		queue/devices: no device in ring 1 of 3
+	position_gap		queue/devices: no device at ring 1 position 0
+	dup_position		queue/devices: devices 0 and 1 both at ring 0 position 0
+	mixed_prio		queue/devices: ring 0 holds devices of priority 10 and 5
+	prio_order		queue/devices: ring 1 priority 20 is not below 10
+	equal_prio		queue/devices: ring 1 priority 10 is not below 10
+	half_swapoff		queue/devices/2: ring -1 but position 0
+	ring_range		devices/2/ring: malformed value
+	position_range		devices/2/position: malformed value
 	missing_quota		devices/0/quota: missing
 	empty_generation	queue/generation: malformed value
 	bad_available		devices/0/available: malformed value
@@ -585,7 +610,9 @@ VG_CASES=(
 	"normal|1|-o RING,BOGUS"
 	"normal|0|watch -c 2 -i 0.05"
 	"bad_allocated|6|"
-	"ring_mismatch|6|"
+	"position_gap|6|"
+	"dup_position|6|"
+	"swapoff|0|quota 3 -o +RING,POSITION"
 	"truncated_debugfs|6|cpus"
 	"nodebugfs|3|cpus"
 	"nofeature|2|"

@@ -89,7 +89,9 @@ static int read_u64(const char *root, const char *rel,
 	return 0;
 }
 
-static int read_s64(const char *root, const char *rel, long long *res)
+/* A signed value in [@min, @max]. */
+static int read_s64(const char *root, const char *rel, long long min,
+		    long long max, long long *res)
 {
 	char path[PATH_MAX], *buf;
 	size_t len;
@@ -103,7 +105,7 @@ static int read_s64(const char *root, const char *rel, long long *res)
 		buf[len - 1] = '\0';
 	rc = parse_s64(buf, res);
 	free(buf);
-	if (rc)
+	if (rc || *res < min || *res > max)
 		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
 	return 0;
 }
@@ -151,60 +153,6 @@ static int add_member(struct swapq_ring *ring, const char *tok, bool *seen)
 	return 0;
 }
 
-/*
- * queue/rings: one line per ring, highest priority first,
- * "<prio>: <type> <type> ...".
- */
-static int parse_rings(const char *path, char *buf, struct swapq_state *st)
-{
-	bool seen[SWAPQ_MAX_TYPES] = { false };
-	char *next = buf, *line;
-	unsigned int lineno = 0;
-
-	while ((line = strsep(&next, "\n"))) {
-		struct swapq_ring *ring;
-		char *colon, *tok, *save;
-		long long prio;
-
-		lineno++;
-		if (!*line && !next)
-			break;		/* after the final newline */
-
-		colon = strchr(line, ':');
-		if (!colon)
-			goto bad;
-		*colon = '\0';
-		if (parse_s64(line, &prio))
-			goto bad;
-		if (st->nr_rings && prio >= st->rings[st->nr_rings - 1].prio)
-			goto bad;	/* not in descending priority order */
-
-		ring = add_ring(&st->rings, &st->nr_rings);
-		ring->prio = prio;
-		for (tok = strtok_r(colon + 1, " \t", &save); tok;
-		     tok = strtok_r(NULL, " \t", &save)) {
-			if (add_member(ring, tok, seen))
-				goto bad;
-		}
-	}
-	return 0;
-bad:
-	return fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line", path, lineno);
-}
-
-static int load_rings(const char *root, struct swapq_state *st)
-{
-	char path[PATH_MAX], *buf;
-	int rc;
-
-	rc = read_queue_file(root, "rings", path, sizeof(path), &buf);
-	if (rc)
-		return rc;
-	rc = parse_rings(path, buf, st);
-	free(buf);
-	return rc;
-}
-
 /* "devices/<type>/<name>", relative to the queue directory. */
 static const char *dev_file(char *rel, size_t size, int type, const char *name)
 {
@@ -212,10 +160,15 @@ static const char *dev_file(char *rel, size_t size, int type, const char *name)
 	return rel;
 }
 
+/*
+ * A device being swapped off is in no ring: its ring and position read -1.
+ * In a ring, both are below SWAPQ_MAX_TYPES, as there are no more devices.
+ */
 static int load_device(const char *root, struct swapq_state *st, int type)
 {
 	struct swapq_dev *dev = &st->devs[type];
-	unsigned long long ring, position, available;
+	unsigned long long available;
+	long long ring, position;
 	char rel[64];
 	int rc;
 
@@ -227,13 +180,13 @@ static int load_device(const char *root, struct swapq_state *st, int type)
 			 &dev->path);
 	if (!rc)
 		rc = read_s64(root, dev_file(rel, sizeof(rel), type, "priority"),
-			      &dev->prio);
+			      LLONG_MIN, LLONG_MAX, &dev->prio);
 	if (!rc)
-		rc = read_u64(root, dev_file(rel, sizeof(rel), type, "ring"),
-			      UINT_MAX, &ring);
+		rc = read_s64(root, dev_file(rel, sizeof(rel), type, "ring"),
+			      -1, SWAPQ_MAX_TYPES - 1, &ring);
 	if (!rc)
-		rc = read_u64(root, dev_file(rel, sizeof(rel), type, "position"),
-			      UINT_MAX, &position);
+		rc = read_s64(root, dev_file(rel, sizeof(rel), type, "position"),
+			      -1, SWAPQ_MAX_TYPES - 1, &position);
 	if (!rc)
 		rc = read_u64(root, dev_file(rel, sizeof(rel), type, "quota"),
 			      ULLONG_MAX, &dev->quota);
@@ -245,9 +198,16 @@ static int load_device(const char *root, struct swapq_state *st, int type)
 			      ULLONG_MAX, &dev->allocated);
 	if (rc)
 		return rc;
+	if ((ring < 0) != (position < 0))
+		return fail(SWAPQ_EXIT_BADDATA,
+			    "%s%s/devices/%d: ring %lld but position %lld",
+			    root, SWAPQ_QUEUE_DIR, type, ring, position);
 
-	dev->ring = ring;
-	dev->position = position;
+	dev->in_ring = ring >= 0;
+	if (dev->in_ring) {
+		dev->ring = ring;
+		dev->position = position;
+	}
 	dev->available = available;
 	return 0;
 }
@@ -284,33 +244,62 @@ static int load_devices(const char *root, struct swapq_state *st)
 	return rc;
 }
 
-/* Every device must sit where the rings file puts it, and vice versa. */
-static int check_consistency(const char *root, struct swapq_state *st)
+/*
+ * Build the rings from the ring, position and priority of every device,
+ * and check that they are rings: indexes 0 to nr_rings - 1 in strictly
+ * descending priority order, each with positions 0 to nr - 1 held by one
+ * device each, all of the ring's priority.
+ */
+static int derive_rings(const char *root, struct swapq_state *st)
 {
+	bool taken[SWAPQ_MAX_TYPES][SWAPQ_MAX_TYPES] = { { false } };
 	unsigned int r, i;
 	int type;
 
 	for (type = 0; type < SWAPQ_MAX_TYPES; type++) {
 		struct swapq_dev *dev = &st->devs[type];
+		struct swapq_ring *ring;
 
-		if (!dev->present)
+		if (!dev->present || !dev->in_ring)
 			continue;
-		if (dev->ring >= st->nr_rings ||
-		    dev->position >= st->rings[dev->ring].nr ||
-		    st->rings[dev->ring].members[dev->position] != type)
+		while (st->nr_rings <= dev->ring)
+			add_ring(&st->rings, &st->nr_rings);
+		ring = &st->rings[dev->ring];
+		if (taken[dev->ring][dev->position])
 			return fail(SWAPQ_EXIT_BADDATA,
-				    "%s%s: device %d (ring %u position %u) does not match the rings file",
-				    root, SWAPQ_QUEUE_DIR, type, dev->ring,
-				    dev->position);
+				    "%s%s/devices: devices %d and %d both at ring %u position %u",
+				    root, SWAPQ_QUEUE_DIR,
+				    ring->members[dev->position], type,
+				    dev->ring, dev->position);
+		if (ring->nr && ring->prio != dev->prio)
+			return fail(SWAPQ_EXIT_BADDATA,
+				    "%s%s/devices: ring %u holds devices of priority %lld and %lld",
+				    root, SWAPQ_QUEUE_DIR, dev->ring, ring->prio,
+				    dev->prio);
+		taken[dev->ring][dev->position] = true;
+		ring->members[dev->position] = type;
+		ring->prio = dev->prio;
+		ring->nr++;
 	}
+
 	for (r = 0; r < st->nr_rings; r++) {
-		for (i = 0; i < st->rings[r].nr; i++) {
-			type = st->rings[r].members[i];
-			if (!st->devs[type].present)
+		const struct swapq_ring *ring = &st->rings[r];
+
+		if (!ring->nr)
+			return fail(SWAPQ_EXIT_BADDATA,
+				    "%s%s/devices: no device in ring %u of %u",
+				    root, SWAPQ_QUEUE_DIR, r, st->nr_rings);
+		/* nr devices on distinct positions: are they 0 to nr - 1? */
+		for (i = 0; i < ring->nr; i++)
+			if (!taken[r][i])
 				return fail(SWAPQ_EXIT_BADDATA,
-					    "%s%s: ring %u lists type %d, which has no device directory",
-					    root, SWAPQ_QUEUE_DIR, r, type);
-		}
+					    "%s%s/devices: no device at ring %u position %u",
+					    root, SWAPQ_QUEUE_DIR, r, i);
+		if (r && ring->prio >= st->rings[r - 1].prio)
+			return fail(SWAPQ_EXIT_BADDATA,
+				    "%s%s/devices: ring %u priority %lld is not below %lld",
+				    root, SWAPQ_QUEUE_DIR, r, ring->prio,
+				    st->rings[r - 1].prio);
 	}
 	return 0;
 }
@@ -434,17 +423,17 @@ static int load_once(const char *root, struct swapq_state *st)
 
 	rc = read_u64(root, "default_quota", ULLONG_MAX, &st->default_quota);
 	if (!rc)
-		rc = load_rings(root, st);
-	if (!rc)
 		rc = load_devices(root, st);
 	if (!rc)
-		rc = check_consistency(root, st);
+		rc = derive_rings(root, st);
 	return rc;
 }
 
 /*
  * Read a consistent snapshot: the generation must be the same before
- * and after reading everything, else a publish raced with us.
+ * and after reading everything, else a publish raced with us. Data that
+ * looks bad is read again too: the directory of a device being swapped
+ * off goes away at the end of swapoff without a new generation.
  */
 int swapq_load_state(const char *root, struct swapq_state *st)
 {
@@ -464,7 +453,7 @@ int swapq_load_state(const char *root, struct swapq_state *st)
 			rc = rc2;
 			break;
 		}
-		if (gen0 == gen1 || tries == LOAD_RETRIES)
+		if ((gen0 == gen1 && !rc) || tries == LOAD_RETRIES)
 			break;
 		swapq_free_state(st);
 	}

@@ -308,13 +308,15 @@ static bool set_dev_cell(struct swapq_ctl *ctl, struct libscols_line *ln,
 {
 	switch (ctl->columns[i]) {
 	case COL_RING:
-		set_cell(ln, i, "%u", dev->ring);
+		if (dev->in_ring)
+			set_cell(ln, i, "%u", dev->ring);
 		break;
 	case COL_PRIO:
 		set_cell(ln, i, "%lld", dev->prio);
 		break;
 	case COL_POSITION:
-		set_cell(ln, i, "%u", dev->position);
+		if (dev->in_ring)
+			set_cell(ln, i, "%u", dev->position);
 		break;
 	case COL_TYPE:
 		set_cell(ln, i, "%d", dev->type);

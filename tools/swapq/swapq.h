@@ -41,8 +41,9 @@ struct swapq_dev {
 	int type;
 	char *path;
 	long long prio;
-	unsigned int ring;
-	unsigned int position;
+	bool in_ring;				/* false while being swapped off */
+	unsigned int ring;			/* if in_ring */
+	unsigned int position;			/* if in_ring */
 	unsigned long long quota;
 	bool available;
 	unsigned long long allocated;

@@ -63,9 +63,10 @@ inject: tools initramfs
 	@bash -c 'set -o pipefail; bash tests/inject/run.sh $(INJECT) | tee $(B)/test-results/$(INJECT).tap' && \
 		! grep -q '^not ok' $(B)/test-results/$(INJECT).tap
 
-# The data-loss test 16 on a kernel without its fix, where it must fail:
-# CONTROL=inject (the series without patch 1, plus tests/inject: as make
-# check runs it) or CONTROL=base (pristine 7.3).
+# Tests on a kernel without the patch they test, where they must fail:
+# CONTROL=inject (the series without the patches of tests/control/reverted,
+# plus tests/inject: as make check runs it; tests 16 and 18) or
+# CONTROL=base (pristine 7.3; test 16).
 CONTROL ?= inject
 control: tools initramfs
 	@mkdir -p $(B)/test-results

@@ -8,7 +8,7 @@
 #   bisect the series at one of its patches (scripts/bisect-build.sh), vm
 #          config
 #   base   pristine tree, debug config; base-vm, base-bench ... the others
-#   inject, base-inject  the patched (without the fix of patch 1) or
+#   inject, base-inject  the patched (without tests/control/reverted) or
 #          pristine tree with the test-only fault injections (tests/inject),
 #          debug config
 # Output: build/obj-FLAVOR/arch/x86/boot/bzImage, modules in build/mod-FLAVOR.

@@ -5,9 +5,10 @@
 #                   commit per line of patches/series (the patch applied with
 #                   git am); the files the series adds must then equal their
 #                   plain copies at their kernel path in this repository
-#   build/linux-inject  the series without the fix of its patch 1 (so that
-#                   test 16 can show the data loss that fix removes) plus
-#                   the test-only injections of tests/inject
+#   build/linux-inject  the series without the patches listed in
+#                   tests/control/reverted (so that the tests of those
+#                   patches can show what each removes) plus the test-only
+#                   injections of tests/inject
 #   build/linux-base-inject  pristine + the injections
 # Usage: prepare-tree.sh [pristine|patched|inject|base-inject]
 set -euo pipefail
@@ -45,10 +46,12 @@ if [ "$what" = inject ] || [ "$what" = base-inject ]; then
 	git -C "$wt" reset -q --hard "$start"
 	git -C "$wt" clean -q -fdx
 	if [ "$what" = inject ]; then
-		fix=$(awk '!/^#/ && NF { print $1; exit }' "$patches/series")
-		git -C "$wt" apply -R "$patches/$fix" ||
-			{ echo "prepare-tree: $fix does not revert on top of the series" >&2; exit 1; }
-		echo "prepare-tree: $wt: $start without $fix"
+		# newest first, so that each reverts onto the tree it left
+		for fix in $(grep -v '^#' "$top/tests/control/reverted" | tac); do
+			git -C "$wt" apply -R "$patches/$fix" ||
+				{ echo "prepare-tree: $fix does not revert on top of the series" >&2; exit 1; }
+			echo "prepare-tree: $wt: $start without $fix"
+		done
 	fi
 	for p in "$top"/tests/inject/*.patch; do
 		git -C "$wt" apply "$p" || { echo "prepare-tree: $p does not apply" >&2; exit 1; }

@@ -1,22 +1,25 @@
 #!/bin/bash
-# The data-loss test on a kernel without its fix, where it must fail, so
-# that make check shows every run that it can.
+# Tests on a kernel without the patch they test, where they must fail, so
+# that make check shows every run that they can.
 #
 #   tests/control/run.sh [inject|base]
 #
-# inject: the kernel of tests/inject, the series without the fix of its
-# patch 1 plus the test-only injections (make check runs this, after the
-# inject suite has built that kernel); base: pristine 7.3 (make control
-# CONTROL=base).
-# 16-swapfile-mthp: 64K folios split at swap-out to a fragmented swap file
-# read back wrong (the MADV_PAGEOUT run always fails, the memcg runs
-# often); its shmem, 4K and strict-priority checks pass on both kernels.
+# inject: the kernel of tests/inject, the series without the patches of
+# tests/control/reverted plus the test-only injections (make check runs
+# this, after the inject suite has built that kernel); base: pristine 7.3
+# (make control CONTROL=base), where only test 16 applies.
+# 16-swapfile-mthp (patch 1): 64K folios split at swap-out to a fragmented
+# swap file read back wrong (the MADV_PAGEOUT run always fails, the memcg
+# runs often); its shmem, 4K and strict-priority checks pass on both
+# kernels.
+# 18-reclaim-populate (patch 8): with swap table allocations failing, the
+# device walk restarts, and the data is still right.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 flavor=${1:-inject}
 case $flavor in
-inject) what="the series without patch 1"; prep=inject ;;
-base) what="pristine 7.3"; prep=pristine ;;
+inject) what="the series without patches 1 and 8"; prep=inject; tests="16-swapfile-mthp.sh 18-reclaim-populate.sh" ;;
+base) what="pristine 7.3"; prep=pristine; tests=16-swapfile-mthp.sh ;;
 *) echo "usage: $0 [inject|base]" >&2; exit 2 ;;
 esac
 out=$top/build/test-results/control-$flavor
@@ -30,24 +33,38 @@ if ! { bash "$top/scripts/prepare-tree.sh" "$prep" &&
 fi
 echo "ok - $flavor kernel builds ($what)"
 bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 900 -a "brd.rd_nr=8 brd.rd_size=262144" -- \
-	bash "$top/tests/guest/run.sh" 16-swapfile-mthp.sh > "$out/16.tap" 2>&1
-grep -v MISMATCH "$out/16.tap" | sed 's/^\(ok\|not ok\)/# '"$flavor"': \1/'
+	bash "$top/tests/guest/run.sh" $tests > "$out/guest.tap" 2>&1
+grep -v MISMATCH "$out/guest.tap" | sed 's/^\(ok\|not ok\)/# '"$flavor"': \1/'
 # The MADV_PAGEOUT run is built to meet the bug every time (all its 64K
 # folios come back through one large swap-in each); the memcg runs meet it
 # only when reclaim happens to lay a folio out aligned, so they are counted
-if grep -q '^not ok - anon 64K, MADV_PAGEOUT: data verified' "$out/16.tap"; then
+if grep -q '^not ok - anon 64K, MADV_PAGEOUT: data verified' "$out/guest.tap"; then
 	echo "ok - 16-swapfile-mthp finds the data loss on $what (anonymous 64K, MADV_PAGEOUT)"
 else
 	echo "not ok - 16-swapfile-mthp finds the data loss on $what (anonymous 64K, MADV_PAGEOUT)"
 fi
-runs=$(grep -c '^\(not \)\?ok - anon 64K, memcg.*data verified' "$out/16.tap")
-lost=$(grep -c '^not ok - anon 64K, memcg.*data verified' "$out/16.tap")
+runs=$(grep -c '^\(not \)\?ok - anon 64K, memcg.*data verified' "$out/guest.tap")
+lost=$(grep -c '^not ok - anon 64K, memcg.*data verified' "$out/guest.tap")
 echo "# anonymous 64K under memcg reclaim lost data in $lost of $runs runs on $what"
 # what that kernel does right must pass: shmem, 4K folios, strict priority
-others=$(grep -c '^\(not \)\?ok - \(shmem 64K\|anon 4K\).*data verified\|^\(not \)\?ok - strict priority' "$out/16.tap")
-bad=$(grep -c '^not ok - \(shmem 64K\|anon 4K\).*data verified\|^not ok - strict priority' "$out/16.tap")
+others=$(grep -c '^\(not \)\?ok - \(shmem 64K\|anon 4K\).*data verified\|^\(not \)\?ok - strict priority' "$out/guest.tap")
+bad=$(grep -c '^not ok - \(shmem 64K\|anon 4K\).*data verified\|^not ok - strict priority' "$out/guest.tap")
 if [ "$others" -gt 0 ] && [ "$bad" = 0 ]; then
 	echo "ok - its shmem, 4K and strict-priority checks pass on $what ($others)"
 else
 	echo "not ok - its shmem, 4K and strict-priority checks pass on $what ($bad of $others fail)"
+fi
+[ "$flavor" = inject ] || exit 0
+# Without patch 8 reclaim sleeps for the table: the lock is dropped, the
+# walk restarts; allocations must have failed for that to mean anything.
+if grep -q '^not ok - reclaim never restarted its device walk' "$out/guest.tap" &&
+   grep -q '^ok - allocations under folio_alloc_swap() failed' "$out/guest.tap"; then
+	echo "ok - 18-reclaim-populate sees the device walk restart on $what"
+else
+	echo "not ok - 18-reclaim-populate sees the device walk restart on $what"
+fi
+if grep -q '^ok - worker data verified' "$out/guest.tap"; then
+	echo "ok - 18-reclaim-populate: the data is right on $what"
+else
+	echo "not ok - 18-reclaim-populate: the data is right on $what"
 fi

@@ -5,9 +5,9 @@
 #
 #   tests/inject/run.sh [inject|base-inject]
 #
-# inject: the patched tree, less the fix of its patch 1 (tests/control shows
-# the data loss that fix removes on this kernel), plus the injections (make
-# check runs this);
+# inject: the patched tree, less the patches of tests/control/reverted
+# (tests/control shows what each removes on this kernel), plus the
+# injections (make check runs this);
 # base-inject: pristine 7.3 plus the same injections, where 11 must fail.
 # swapin-delay.patch: do_swap_page() leaves every large folio it has just
 # read into the swap cache unlocked, not yet anon or mapped, for

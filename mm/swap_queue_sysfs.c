@@ -9,6 +9,7 @@
  * Documentation/ABI/testing/debugfs-swap-queue.
  */
 
+#include <linux/cpumask.h>
 #include <linux/ctype.h>
 #include <linux/dcache.h>
 #include <linux/debugfs.h>
@@ -33,11 +34,12 @@
  * Documentation/ABI/testing/sysfs-kernel-mm-swap-queue), and debugfs,
  * /sys/kernel/debug/swap/queue (Documentation/ABI/testing/debugfs-swap-queue).
  *
- * A device directory (struct swap_queue_devobj) exists from just before
- * swapon enables the device until swapoff has drained it, and is removed
- * before the device's file and counters go away: kobject_del() waits for
- * running show/store callbacks. Callbacks never take swap_queue_sysfs_lock, which
- * protects swap_queue_devobjs[].
+ * A device directory (struct swap_queue_devobj) exists from just after
+ * swapon enables the device until swapoff has drained it. swapon adds it
+ * and swapoff removes it under swapon_mutex, before the device's file and
+ * counters go away: kobject_del() waits for running show/store callbacks,
+ * which take neither swapon_mutex nor swap_queue_sysfs_lock (the latter
+ * protects swap_queue_devobjs[]).
  */
 #if defined(CONFIG_SYSFS) || defined(CONFIG_DEBUG_FS)
 /* Pages allocated from a device since swapon; the device must be alive */
@@ -224,7 +226,8 @@ static const struct kobj_type swap_queue_devobj_ktype = {
  * swap_queue_sysfs_add - create the sysfs directory of a swapped-on device
  * @type: swap type, already published in the queue
  *
- * Failure only costs the directory, the device is used anyway.
+ * Context: swapon, under swapon_mutex. Failure only costs the directory,
+ * the device is used anyway.
  */
 void swap_queue_sysfs_add(int type)
 {
@@ -256,8 +259,8 @@ fail:
  * swap_queue_sysfs_del - remove the sysfs directory of a device
  * @type: swap type being swapped off
  *
- * Context: before the device's file and counters are released; waits for
- * running show/store callbacks.
+ * Context: swapoff, under swapon_mutex, before the device's file and
+ * counters are released; waits for running show/store callbacks.
  */
 void swap_queue_sysfs_del(int type)
 {
@@ -345,15 +348,70 @@ static int __init swap_queue_sysfs_init(void)
 #endif /* CONFIG_SYSFS */
 
 #ifdef CONFIG_DEBUG_FS
-static int swap_queue_debug_show(struct seq_file *m, void *v)
-{
+/*
+ * The dump is a seq_file of records: 0 the queue (generation, rings,
+ * devices), 1 + cpu for each possible CPU, then the counters. Each read()
+ * holds the RCU read lock from start to stop; a read that would continue a
+ * dump begun under another generation fails with -EAGAIN.
+ */
+struct swap_queue_dump {
 	const struct swap_queue_snapshot *snap;
-	struct swap_queue_reader rs;
-	unsigned int r, i;
-	int cpu;
+	unsigned long gen;	/* of record 0 */
+	loff_t pos;
+};
+
+#define SWAP_QUEUE_DUMP_STATS	((loff_t)nr_cpu_ids + 1)
+
+/* Move @pos to the record at or after it; false past the last one */
+static bool swap_queue_dump_seek(loff_t *pos)
+{
+	if (*pos > 0 && *pos < SWAP_QUEUE_DUMP_STATS) {
+		unsigned int cpu = cpumask_next(*pos - 2, cpu_possible_mask);
+
+		*pos = min(cpu, nr_cpu_ids) + 1;
+	}
+	return *pos <= SWAP_QUEUE_DUMP_STATS;
+}
+
+static void *swap_queue_dump_start(struct seq_file *m, loff_t *pos)
+	__acquires(RCU)
+{
+	struct swap_queue_dump *d = m->private;
 
 	rcu_read_lock();
-	snap = swap_queue_get();
+	d->snap = swap_queue_get();
+	if (!swap_queue_dump_seek(pos))
+		return NULL;
+	if (*pos == 0)
+		d->gen = d->snap->gen;
+	else if (d->snap->gen != d->gen)
+		return ERR_PTR(-EAGAIN);
+	d->pos = *pos;
+	return d;
+}
+
+static void *swap_queue_dump_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	struct swap_queue_dump *d = v;
+
+	++*pos;
+	if (!swap_queue_dump_seek(pos))
+		return NULL;
+	d->pos = *pos;
+	return d;
+}
+
+static void swap_queue_dump_stop(struct seq_file *m, void *v)
+	__releases(RCU)
+{
+	rcu_read_unlock();
+}
+
+static void swap_queue_dump_queue(struct seq_file *m,
+				  const struct swap_queue_snapshot *snap)
+{
+	unsigned int r, i;
+
 	seq_printf(m, "generation %lu\n", snap->gen);
 	for (r = 0; r < snap->nr_rings; r++) {
 		const struct swap_queue_ring *ring = &snap->rings[r];
@@ -376,28 +434,34 @@ static int swap_queue_debug_show(struct seq_file *m, void *v)
 			   snap->members[i].quota, swap_device_available(si),
 			   swap_queue_allocated(si));
 	}
-	for_each_possible_cpu(cpu) {
-		struct swap_queue_reader *pcp;
+}
 
-		/* Racy copy, then what the CPU will use on its next walk */
-		pcp = per_cpu_ptr(&swap_queue_pcpu.reader, cpu);
-		rs.gen = READ_ONCE(pcp->gen);
-		rs.nr_rings = min_t(unsigned int, READ_ONCE(pcp->nr_rings),
-				    MAX_SWAPFILES);
-		for (r = 0; r < MAX_SWAPFILES; r++) {
-			rs.type[r] = READ_ONCE(pcp->type[r]);
-			rs.left[r] = READ_ONCE(pcp->left[r]);
-		}
-		swap_queue_reader_sync(snap, &rs, cpu);
-		for (r = 0; r < snap->nr_rings; r++)
-			seq_printf(m, "cpu %d ring %u position %d left %d\n",
-				   cpu, r, swap_queue_reader_pos(snap, &rs, r),
-				   snap->rings[r].nr == 1 ?
-				   (int)snap->members[snap->rings[r].first].quota :
-				   rs.left[r]);
+static void swap_queue_dump_cpu(struct seq_file *m,
+				const struct swap_queue_snapshot *snap, int cpu)
+{
+	struct swap_queue_reader *pcp, rs;
+	unsigned int r;
+
+	/* Racy copy, then what the CPU will use on its next walk */
+	pcp = per_cpu_ptr(&swap_queue_pcpu.reader, cpu);
+	rs.gen = READ_ONCE(pcp->gen);
+	rs.nr_rings = min_t(unsigned int, READ_ONCE(pcp->nr_rings),
+			    MAX_SWAPFILES);
+	for (r = 0; r < MAX_SWAPFILES; r++) {
+		rs.type[r] = READ_ONCE(pcp->type[r]);
+		rs.left[r] = READ_ONCE(pcp->left[r]);
 	}
-	rcu_read_unlock();
+	swap_queue_reader_sync(snap, &rs, cpu);
+	for (r = 0; r < snap->nr_rings; r++)
+		seq_printf(m, "cpu %d ring %u position %d left %d\n",
+			   cpu, r, swap_queue_reader_pos(snap, &rs, r),
+			   snap->rings[r].nr == 1 ?
+			   (int)snap->members[snap->rings[r].first].quota :
+			   rs.left[r]);
+}
 
+static void swap_queue_dump_stats(struct seq_file *m)
+{
 	seq_printf(m, "stat publishes %lu\n",
 		   swap_queue_stat_read(SWAP_QUEUE_STAT_PUBLISHES));
 	seq_printf(m, "stat walks %lu\n",
@@ -408,16 +472,48 @@ static int swap_queue_debug_show(struct seq_file *m, void *v)
 		   swap_queue_stat_read(SWAP_QUEUE_STAT_CURSOR_RESTARTS));
 	seq_printf(m, "stat sync_discards %lu\n",
 		   swap_queue_stat_read(SWAP_QUEUE_STAT_SYNC_DISCARDS));
+}
+
+static int swap_queue_dump_show(struct seq_file *m, void *v)
+{
+	struct swap_queue_dump *d = v;
+
+	if (d->pos == 0)
+		swap_queue_dump_queue(m, d->snap);
+	else if (d->pos == SWAP_QUEUE_DUMP_STATS)
+		swap_queue_dump_stats(m);
+	else
+		swap_queue_dump_cpu(m, d->snap, d->pos - 1);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(swap_queue_debug);
+
+static const struct seq_operations swap_queue_dump_sops = {
+	.start = swap_queue_dump_start,
+	.next = swap_queue_dump_next,
+	.stop = swap_queue_dump_stop,
+	.show = swap_queue_dump_show,
+};
+
+static int swap_queue_dump_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &swap_queue_dump_sops,
+				sizeof(struct swap_queue_dump));
+}
+
+static const struct file_operations swap_queue_dump_fops = {
+	.owner = THIS_MODULE,
+	.open = swap_queue_dump_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
 
 static void __init swap_queue_debugfs_init(void)
 {
 	struct dentry *dir;
 
 	dir = debugfs_create_dir("swap", NULL);
-	debugfs_create_file("queue", 0400, dir, NULL, &swap_queue_debug_fops);
+	debugfs_create_file("queue", 0400, dir, NULL, &swap_queue_dump_fops);
 }
 #else
 static inline void swap_queue_debugfs_init(void)

@@ -18,3 +18,4 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 bash "$top/scripts/fetch-kernel.sh"
+bash "$top/scripts/fetch-sparse.sh"

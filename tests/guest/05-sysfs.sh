@@ -20,6 +20,13 @@ step "swapon ram1 -p 10" swap_on "$(ram 1)" 10
 step "swapon ram2 (default priority)" swap_on "$(ram 2)"
 step "swapon ram3 -p 5" swap_on "$(ram 3)" 5
 check "rings: 10, 5 and the default priority" test "$(awk '$1 == "ring" { print $4 }' $DBG | tr '\n' ' ')" = "10 5 $(swap_prio "$(ram 2)") "
+# the debugfs dump is one record per read step: the queue, each possible
+# CPU (its line for every ring), the counters; small reads must resume it
+dump=$(cat $DBG)
+check "debugfs read 7 bytes at a time gives the same dump" test "$(dd if=$DBG bs=7 status=none)" = "$dump"
+ncpu=$(awk -F, '{ for (i = 1; i <= NF; i++) { split($i, r, "-"); n += r[2] == "" ? 1 : r[2] - r[1] + 1 } } END { print n }' /sys/devices/system/cpu/possible)
+check "debugfs: a cpu line per possible CPU ($ncpu) and ring (3)" test "$(grep -c '^cpu ' <<< "$dump")" = $((ncpu * 3))
+check "debugfs: the counters once, last" test "$(grep -c '^stat ' <<< "$dump")" = 5 -a "$(tail -n 1 <<< "$dump" | cut -d' ' -f1)" = stat
 step "swapoff ram1" swapoff "$(ram 1)"
 step "swapoff ram0" swapoff "$(ram 0)"
 step "swapon ram0 again at -p 3" swap_on "$(ram 0)" 3

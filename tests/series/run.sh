@@ -40,5 +40,27 @@ else
 	sed 's/^/# /' "$log"
 fi
 
+# sparse (C=2, build/sparse/sparse) on the same files: no message on a
+# line the series adds; messages on 7.3's own lines are only counted
+added=$b/added-lines.txt
+git -C "$b/linux" diff -U0 pristine..HEAD -- '*.c' '*.h' | awk '
+	/^\+\+\+ b\// { f = substr($2, 3) }
+	/^@@/ { split($3, a, ","); n = a[2] == "" ? 1 : a[2]
+		for (i = 0; i < n; i++) print f ":" substr(a[1], 2) + i }' > "$added"
+log=$b/sparse.log
+bash "$top/scripts/build-kernel.sh" "$flavor" C=2 CHECK="$b/sparse/sparse" "${objs[@]}" > "$log" 2>&1
+rc=$?
+sed -n "s|^$b/linux/||p" "$log" | grep -E '^[^ :]+:[0-9]+:[0-9]+: (warning|error):' > "$log.msgs"
+awk -F: 'NR == FNR { added[$1 ":" $2] = 1; next } ($1 ":" $2) in added' "$added" "$log.msgs" > "$log.ours"
+# the kernel skips a checker it finds unusable, with only this warning
+grep -q 'not available or not up to date' "$log" && rc=1
+if [ $rc = 0 ] && [ ! -s "$log.ours" ]; then
+	echo "ok - sparse on ${objs[*]}: nothing on the series' lines ($(wc -l < "$log.msgs") on 7.3's own)"
+else
+	echo "not ok - sparse on ${objs[*]}: nothing on the series' lines (status $rc)"
+	sed 's/^/# /' "$log.ours"
+	[ $rc = 0 ] || tail -n 20 "$log" | sed 's/^/# /'
+fi
+
 # every patch builds on its own, in order
 bash "$top/scripts/bisect-build.sh"

@@ -7,6 +7,8 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:-$top/build/bench}
 [ -f "$out/params" ] || { echo "bench-report: no $out/params (run scripts/bench.sh)" >&2; exit 1; }
 param() { sed -n "s/^$1=//p" "$out/params" | tail -n 1; }
+# the instruction-counting runs have their own report
+[ "$(param mode)" = icount ] && exec python3 "$top/scripts/bench-report-icount.py" "$out"
 cases=$(param cases)
 runs=$(param runs)
 plot=$out/plot

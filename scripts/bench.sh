@@ -7,14 +7,29 @@
 # BRD case and collecting /proc/lock_stat. The report (tables and charts) is
 # written by scripts/bench-report.sh into build/bench/report.md.
 #
+# BENCH_MODE=icount (the default) measures instructions, not seconds: every
+# boot is deterministic (scripts/run-vm.sh SWAPQ_ICOUNT=1, one vCPU by
+# default), and each round boots three arms: base, patched, and control,
+# the base kernel with a known extra cost per page in usemem (-w), which
+# shows that the instrument sees a difference of the expected size. The
+# base runs give the A/A spread the report judges differences against
+# (scripts/bench-report-icount.py). BENCH_MODE=wallclock is the older
+# multi-threaded TCG run: its times swing 0.5-2x between boots, a smoke
+# test only.
+#
 # Settings (environment):
-#   RUNS=5            boots per kernel
+#   RUNS              rounds (icount: 7) or boots per kernel (wallclock: 5)
 #   LOCKSTAT=1        the lock-contention run (0: skip it)
-#   BENCH_CASES="brd12 single overflow"
-#   BENCH_NPROC=4 BENCH_SIZE=96M BENCH_MEMCG=128M BENCH_PASSES=0
-#                     usemem workers, memory each, memory.max, re-read passes
-#   BENCH_SMP=4 BENCH_MEM=2048
-#                     VM shape (vCPUs, MiB)
+#   BENCH_CASES       icount: "single brd12 overflow weighted";
+#                     wallclock: "brd12 single overflow"
+#   BENCH_NPROC BENCH_SIZE BENCH_MEMCG BENCH_PASSES
+#                     usemem workers, memory each, memory.max, re-read
+#                     passes (icount: 2 64M 64M 0; wallclock: 4 96M 128M 0)
+#   BENCH_WORK=2000   icount: loop iterations per page of the control arm
+#                     (two instructions each)
+#   BENCH_SMP BENCH_MEM
+#                     VM shape, vCPUs (icount: 1, wallclock: 4) and MiB
+#                     (2048)
 #   BENCH_LOCKSTAT_SIZE=$BENCH_SIZE
 #                     memory per worker in the (slower) lock_stat run
 #   BENCH_TIMEOUT=1800 seconds per boot
@@ -24,12 +39,25 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build
 out=$b/bench
-runs=${RUNS:-5}
+mode=${BENCH_MODE:-icount}
+case $mode in
+icount)
+	runs=${RUNS:-7}
+	cases=${BENCH_CASES:-single brd12 overflow weighted}
+	nproc=${BENCH_NPROC:-2} size=${BENCH_SIZE:-64M} cgmax=${BENCH_MEMCG:-64M}
+	smp=${BENCH_SMP:-1}
+	export SWAPQ_ICOUNT=1 ;;
+wallclock)
+	runs=${RUNS:-5}
+	cases=${BENCH_CASES:-brd12 single overflow}
+	nproc=${BENCH_NPROC:-4} size=${BENCH_SIZE:-96M} cgmax=${BENCH_MEMCG:-128M}
+	smp=${BENCH_SMP:-4} ;;
+*) echo "bench: BENCH_MODE is icount or wallclock" >&2; exit 2 ;;
+esac
 lockstat=${LOCKSTAT:-1}
-cases=${BENCH_CASES:-brd12 single overflow}
-nproc=${BENCH_NPROC:-4} size=${BENCH_SIZE:-96M} cgmax=${BENCH_MEMCG:-128M}
 passes=${BENCH_PASSES:-0}
-smp=${BENCH_SMP:-4} mem=${BENCH_MEM:-2048}
+work=${BENCH_WORK:-2000}
+mem=${BENCH_MEM:-2048}
 lsize=${BENCH_LOCKSTAT_SIZE:-$size}
 tmo=${BENCH_TIMEOUT:-1800}
 nice=${BENCH_BUILD_NICE:-0}
@@ -38,6 +66,7 @@ nice=${BENCH_BUILD_NICE:-0}
 brd="brd.rd_nr=12 brd.rd_size=786432"
 
 case $runs in ''|*[!0-9]*|0) echo "bench: RUNS must be a positive number" >&2; exit 2 ;; esac
+case $work in ''|*[!0-9]*) echo "bench: BENCH_WORK must be a number" >&2; exit 2 ;; esac
 t_start=$(date +%s)
 log() { printf '[bench %s] %s\n' "$(date +%T)" "$*"; }
 
@@ -65,7 +94,9 @@ fi
 rm -rf "$out/runs" "$out/report.md" "$out"/*.png "$out/plot"
 mkdir -p "$out/runs"
 {
+	echo "mode=$mode"
 	echo "runs=$runs"
+	echo "work=$work"
 	echo "cases=$cases"
 	echo "nproc=$nproc"
 	echo "size=$size"
@@ -84,6 +115,7 @@ mkdir -p "$out/runs"
 		[ -z "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ] || echo +changes)"
 	echo "host=$(nproc) CPUs, $(sed -n 's/^model name[^:]*: //p' /proc/cpuinfo | head -n 1)"
 	echo "qemu=$(qemu-system-x86_64 --version | head -n 1)"
+	echo "qemu_accel=$([ "$mode" = icount ] && echo "-accel tcg,thread=single -icount shift=0,sleep=off -rtc base=2026-01-01T00:00:00,clock=vm -seed 1, kernel: nokaslr norandmaps" || echo "-accel tcg,thread=multi")"
 	echo "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 } > "$out/params"
 
@@ -93,7 +125,7 @@ boot() {
 	local kernel=$1 tag=$2 flavor rc=0
 	shift 2
 	case $kernel in
-	base) flavor=base-bench ;; patched) flavor=bench ;;
+	base|control) flavor=base-bench ;; patched) flavor=bench ;;
 	base-lockstat|lockstat) flavor=$kernel ;;
 	esac
 	bash "$top/scripts/run-vm.sh" -k "$flavor" -s "$smp" -m "$mem" -t "$tmo" \
@@ -109,6 +141,15 @@ boot() {
 
 args=(-n "$nproc" -m "$size" -c "$cgmax" -p "$passes")
 for r in $(seq 1 "$runs"); do
+	if [ "$mode" = icount ]; then
+		for k in base patched control; do
+			w=0
+			[ $k = control ] && w=$work
+			log "round $r/$runs: $k"
+			boot $k "$k-$r" -k $k -r "$r" "${args[@]}" -w "$w" $cases
+		done
+		continue
+	fi
 	for k in base patched; do
 		extra=()
 		# the weighted case only once, after the last timed patched run

@@ -11,6 +11,12 @@
 # log (BUG, WARNING, Oops, lockdep, KASAN, hung task ...) fails the run even
 # when COMMAND succeeded. SWAPQ_ACCEL replaces "-accel tcg,thread=multi"
 # (tcg,thread=single: the vCPUs take turns on one host thread).
+# SWAPQ_ICOUNT=1: a deterministic machine for measurements. The vCPUs take
+# turns on one thread and the guest clock counts executed instructions
+# (-icount shift=0,sleep=off: 1 ns per instruction, idle time skipped), the
+# RTC starts at a fixed date and follows that clock, QEMU's random seed is
+# fixed, and the kernel neither randomizes its base nor user mappings. Host
+# load then changes how long a run takes, not what the guest measures.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 kernel=debug smp=${SWAPQ_SMP:-2} mem=${SWAPQ_MEM:-2048} tmo=1800 append= out=
@@ -43,7 +49,13 @@ rm -f "$out"/{console.log,output.log,dmesg}
 } > "$out/cmd"
 
 : > "$out/output.log"
-timeout -k 10 "$tmo" qemu-system-x86_64 -accel "${SWAPQ_ACCEL:-tcg,thread=multi}" -smp "$smp" -m "$mem" \
+accel=(-accel "${SWAPQ_ACCEL:-tcg,thread=multi}")
+if [ "${SWAPQ_ICOUNT:-0}" = 1 ]; then
+	accel=(-accel tcg,thread=single -icount shift=0,sleep=off
+	       -rtc base=2026-01-01T00:00:00,clock=vm -seed 1)
+	append="nokaslr norandmaps $append"
+fi
+timeout -k 10 "$tmo" qemu-system-x86_64 "${accel[@]}" -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot -nodefaults \
 	-kernel "$bz" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 pci=noacpi swapq.out=$out $append" \

@@ -2,7 +2,7 @@
 # Benchmark cases, run inside the VM (scripts/bench.sh boots it):
 #
 #   guest-bench.sh [-k KERNEL] [-r RUN] [-n NPROC] [-m SIZE] [-c MEMCG_MAX]
-#                  [-p PASSES] [-i INTERVAL] [-L] CASE...
+#                  [-p PASSES] [-i INTERVAL] [-w LOOPS] [-L] CASE...
 #
 # CASE is one of
 #   brd12     12 brd devices of 64 MiB, one priority (the RFC's BRD case)
@@ -19,18 +19,23 @@
 #                      t_s device used_kib allocated_pages (-1 without queue)
 #   usemem-CASE.log    usemem's output
 #   lock_stat-CASE.txt with -L: /proc/lock_stat over the case
-# Exit status: non-zero when a case failed (usemem failed, memcg OOM, no swap
+#   swaps-CASE.txt     /proc/swaps once every worker has touched its memory
+# -w LOOPS: usemem's extra work per page (the positive control).
+# Under SWAPQ_ICOUNT=1 (scripts/run-vm.sh: the guest clock counts
+# instructions) nothing observes a case while it runs: no sampler, usemem
+# seeded alike in every boot, results kept in the guest's tmpfs and copied
+# to $SWAPQ_OUT at the end, so the 9p share does no I/O in a measured case.# Exit status: non-zero when a case failed (usemem failed, memcg OOM, no swap
 # I/O, or the kernel lacks something the case needs).
 set -u
 . "$(dirname "$0")/../guest/lib.sh"
 USEMEM=$SWAPQ_REPO/build/tests/usemem
 out=${SWAPQ_OUT:-/tmp}
-kernel=unknown run=0 nproc=4 size=96M cgmax=128M passes=0 interval=1 lockstat=0
-while getopts k:r:n:m:c:p:i:L opt; do
+kernel=unknown run=0 nproc=4 size=96M cgmax=128M passes=0 interval=1 lockstat=0 work=0
+while getopts k:r:n:m:c:p:i:w:L opt; do
 	case $opt in
 	k) kernel=$OPTARG ;; r) run=$OPTARG ;; n) nproc=$OPTARG ;;
 	m) size=$OPTARG ;; c) cgmax=$OPTARG ;; p) passes=$OPTARG ;;
-	i) interval=$OPTARG ;; L) lockstat=1 ;;
+	i) interval=$OPTARG ;; w) work=$OPTARG ;; L) lockstat=1 ;;
 	*) exit 2 ;;
 	esac
 done
@@ -40,9 +45,15 @@ shift $((OPTIND - 1))
 
 MiB=1024
 status=0
+icount=${SWAPQ_ICOUNT:-0}
+final=$out
+if [ "$icount" = 1 ]; then
+	out=$(mktemp -d /tmp/bench.XXXXXX)
+	cp "$final/results.tsv" "$out/" 2>/dev/null
+fi
 results=$out/results.tsv
 [ -s "$results" ] ||
-	printf 'kernel\trun\tcase\tstatus\telapsed_s\tmib_s\tcg_sys_s\tcg_user_s\tru_stime_s\tall_sys_s\tpswpout\tpswpin\toom_kill\n' > "$results"
+	printf 'kernel\trun\tcase\tstatus\telapsed_s\tmib_s\tcg_sys_s\tcg_user_s\tru_stime_s\tall_sys_s\tpswpout\tpswpin\toom_kill\ttouched_s\twork\n' > "$results"
 
 # Every device swapped off and its pages given back to brd.
 reset_devices() {
@@ -149,30 +160,37 @@ run_case() {
 		echo 1 > /proc/sys/kernel/lock_stat
 		echo 0 > /proc/lock_stat
 	fi
-	sampler > "$out/samples-$name.tsv" &
-	spid=$!
+	spid=
+	if [ "$icount" != 1 ]; then
+		sampler > "$out/samples-$name.tsv" &
+		spid=$!
+	fi
 	ps0=$(proc_stat_sys) out0=$(vmstat pswpout) in0=$(vmstat pswpin)
-	in_memcg "$cg" "$USEMEM" -n "$nproc" -r "$passes" "$size" > "$out/usemem-$name.log" 2>&1 || rc=$?
+	in_memcg "$cg" "$USEMEM" -n "$nproc" -r "$passes" $seed -w "$work" \
+		-x "cat /proc/swaps > $out/swaps-$name.txt" "$size" > "$out/usemem-$name.log" 2>&1 || rc=$?
 	allsys=$(( $(proc_stat_sys) - ps0 ))
 	[ $lockstat = 1 ] && cat /proc/lock_stat > "$out/lock_stat-$name.txt"
-	kill $spid
-	wait $spid 2>/dev/null
+	if [ -n "$spid" ]; then
+		kill $spid
+		wait $spid 2>/dev/null
+	fi
 
 	cat "$out/usemem-$name.log"
 	line=$(grep '^usemem ' "$out/usemem-$name.log")
 	kv() { printf '%s\n' "$line" | tr ' ' '\n' | sed -n "s/^$1=//p"; }
-	elapsed=$(kv elapsed_s) mibs=$(kv mib_s) rustime=$(kv stime_s)
+	elapsed=$(kv elapsed_s) mibs=$(kv mib_s) rustime=$(kv stime_s) touched=$(kv touched_s)
 	oom=$(awk '$1 == "oom_kill" { print $2 }' "$cg/memory.events")
 	[ $rc = 0 ] && [ -n "$elapsed" ] || st=failed
 	[ "${oom:-0}" = 0 ] || st=oom
 	[ $(( $(vmstat pswpout) - out0 )) -gt 0 ] || st=noswap
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
 		"$kernel" "$run" "$name" "$st" "${elapsed:-NA}" "${mibs:-NA}" \
 		"$(awk -v u="$(cpu_stat "$cg" system_usec)" 'BEGIN { printf "%.3f", u / 1e6 }')" \
 		"$(awk -v u="$(cpu_stat "$cg" user_usec)" 'BEGIN { printf "%.3f", u / 1e6 }')" \
 		"${rustime:-NA}" \
 		"$(awk -v t="$allsys" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }')" \
-		$(( $(vmstat pswpout) - out0 )) $(( $(vmstat pswpin) - in0 )) "${oom:-0}" |
+		$(( $(vmstat pswpout) - out0 )) $(( $(vmstat pswpin) - in0 )) "${oom:-0}" \
+		"${touched:-NA}" "$work" |
 		tee -a "$results" | sed 's/^/# result: /'
 	rmdir "$cg"
 	[ $st = ok ]
@@ -181,9 +199,21 @@ run_case() {
 echo "# guest-bench: $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 }' /proc/meminfo) KiB," \
 	"usemem -n $nproc -r $passes $size in memory.max=$cgmax"
 [ -d "$QUEUE" ] && echo "# swap queue: $(grep '^ring ' /sys/kernel/debug/swap/queue 2>/dev/null | tr '\n' ' ')"
+# the same values in every boot when measuring instructions, and usemem
+# from tmpfs: its text, reclaimed under the memcg limit, is read back
+# from memory, not over 9p
+seed=
+if [ "$icount" = 1 ]; then
+	seed="-s 1"
+	cp "$USEMEM" "$out/usemem" && USEMEM=$out/usemem
+fi
 "$USEMEM" 1M >/dev/null	# page the binary in before the first timed case
 for c in "$@"; do
 	run_case "$c" || { echo "guest-bench: case $c failed" >&2; status=1; }
 done
 swap_off_all
+if [ "$out" != "$final" ]; then
+	rm -f "$out/usemem"
+	cp "$out"/* "$final"/
+fi
 exit $status

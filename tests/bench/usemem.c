@@ -5,12 +5,18 @@
  * memory cgroup whose limit is below N * SIZE, this pushes anonymous memory
  * through swap out (and, with re-read passes, swap in).
  *
- * Usage: usemem [-n NPROC] [-r PASSES] [-f] [-H] [-s SEED] [-v] SIZE
+ * Usage: usemem [-n NPROC] [-r PASSES] [-f] [-H] [-s SEED] [-w LOOPS]
+ *               [-x COMMAND] [-v] SIZE
  *   -n NPROC   worker processes (default 1)
  *   -r PASSES  read every touched page back PASSES times (default 0)
  *   -f         write every word of a page, not only its first one
  *   -H         madvise(MADV_HUGEPAGE) the mapping
  *   -s SEED    seed of the per-page values (default: the parent's pid)
+ *   -w LOOPS   extra work per page touched: a loop of LOOPS iterations of
+ *              two instructions on x86-64 (the benchmark's positive
+ *              control: a known cost per page)
+ *   -x COMMAND run COMMAND (sh -c) once every worker has touched its
+ *              memory, before they let it go: it sees the swap in use
  *   -v         one line per worker as well
  * SIZE takes K, M or G.
  *
@@ -19,10 +25,13 @@
  * reach NPROC * SIZE however the workers are scheduled. Elapsed time runs
  * from the start until the last worker has exited (its memory and swap
  * freed). Throughput is the requested total (NPROC * SIZE) divided by
- * the elapsed time, not a sum of per-worker rates. The result is one line:
+ * the elapsed time, not a sum of per-worker rates. touched_s runs from the
+ * start until every worker has touched its memory (before -x COMMAND).
+ * The result is one line:
  *
  *   usemem nproc=4 size_mib=96 total_mib=384 passes=1 elapsed_s=12.345678
- *          mib_s=31.11 utime_s=0.120 stime_s=8.901 failed=0
+ *          touched_s=11.234567 mib_s=31.11 utime_s=0.120 stime_s=8.901
+ *          failed=0
  *
  * (on a single line); utime_s and stime_s are the workers' CPU time from
  * getrusage(RUSAGE_CHILDREN). A value read back that differs from the one
@@ -53,6 +62,7 @@ struct job {
 	int full;		/* write every word, not one per page */
 	int huge;		/* MADV_HUGEPAGE */
 	int verbose;
+	long work;		/* extra loop iterations per page */
 	uint64_t seed;
 };
 
@@ -94,6 +104,18 @@ static inline uint64_t value(uint64_t seed, size_t pg, size_t i)
 	return z | 1;
 }
 
+/* @loops iterations of two instructions, whatever the compiler does */
+static inline void extra_work(long loops)
+{
+#if defined(__x86_64__)
+	if (loops > 0)
+		asm volatile("1: dec %0\n\tjnz 1b" : "+r" (loops) : : "cc");
+#else
+	for (volatile long i = 0; i < loops; i++)
+		;
+#endif
+}
+
 static void touch(uint64_t *mem, const struct job *job, uint64_t seed)
 {
 	size_t words = page_size / sizeof(*mem);
@@ -103,6 +125,7 @@ static void touch(uint64_t *mem, const struct job *job, uint64_t seed)
 	for (pg = 0; pg < pages; pg++) {
 		uint64_t *p = mem + pg * words;
 
+		extra_work(job->work);
 		if (!job->full) {
 			p[0] = value(seed, pg, 0);
 			continue;
@@ -206,7 +229,7 @@ static int count_bytes(int fd, int want, char *buf, size_t size)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: usemem [-n NPROC] [-r PASSES] [-f] [-H] [-s SEED] [-v] SIZE\n");
+		"usage: usemem [-n NPROC] [-r PASSES] [-f] [-H] [-s SEED] [-w LOOPS] [-x COMMAND] [-v] SIZE\n");
 	exit(2);
 }
 
@@ -216,17 +239,20 @@ int main(int argc, char **argv)
 	int ready[2], start[2], release[2];
 	int nproc = 1, i, c, failed = 0;
 	struct rusage ru;
-	double t0, t1, total;
+	double t0, t1, t_touched, total;
+	const char *at_touched = NULL;
 	pid_t *pids;
 	char buf[64];
 
-	while ((c = getopt(argc, argv, "n:r:fHs:v")) != -1) {
+	while ((c = getopt(argc, argv, "n:r:fHs:w:x:v")) != -1) {
 		switch (c) {
 		case 'n': nproc = parse_int(optarg, 1, MAX_WORKERS, "NPROC"); break;
 		case 'r': job.passes = parse_int(optarg, 0, 1000, "PASSES"); break;
 		case 'f': job.full = 1; break;
 		case 'H': job.huge = 1; break;
 		case 's': job.seed = strtoull(optarg, NULL, 0); break;
+		case 'w': job.work = parse_int(optarg, 0, 1 << 30, "LOOPS"); break;
+		case 'x': at_touched = optarg; break;
 		case 'v': job.verbose = 1; break;
 		default: usage();
 		}
@@ -274,6 +300,12 @@ int main(int argc, char **argv)
 	close(start[1]);
 	/* Every worker has touched its memory (or died): let them all go. */
 	count_bytes(ready[0], nproc, buf, sizeof(buf));
+	t_touched = now();
+	if (at_touched) {
+		fflush(stdout);
+		if (system(at_touched))
+			fprintf(stderr, "usemem: -x '%s' failed\n", at_touched);
+	}
 	close(release[1]);
 
 	for (i = 0; i < nproc; i++) {
@@ -298,10 +330,10 @@ int main(int argc, char **argv)
 
 	getrusage(RUSAGE_CHILDREN, &ru);
 	total = (double)job.size * nproc / 1048576.0;
-	printf("usemem nproc=%d size_mib=%.1f total_mib=%.1f passes=%d elapsed_s=%.6f mib_s=%.2f utime_s=%.3f stime_s=%.3f failed=%d\n",
+	printf("usemem nproc=%d size_mib=%.1f total_mib=%.1f passes=%d elapsed_s=%.6f touched_s=%.6f mib_s=%.2f utime_s=%.3f stime_s=%.3f failed=%d\n",
 	       nproc, job.size / 1048576.0, total, job.passes, t1 - t0,
-	       total / (t1 - t0), tv_sec(&ru.ru_utime), tv_sec(&ru.ru_stime),
-	       failed);
+	       t_touched - t0, total / (t1 - t0), tv_sec(&ru.ru_utime),
+	       tv_sec(&ru.ru_stime), failed);
 	free(pids);
 	return failed ? 1 : 0;
 }

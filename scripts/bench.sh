@@ -108,13 +108,14 @@ boot() {
 }
 
 args=(-n "$nproc" -m "$size" -c "$cgmax" -p "$passes")
+read -ra case_list <<< "$cases"
 for r in $(seq 1 "$runs"); do
 	for k in base patched; do
 		extra=()
 		# the weighted case only once, after the last timed patched run
 		[ $k = patched ] && [ "$r" = "$runs" ] && extra=(weighted)
 		log "run $r/$runs: $k"
-		boot $k "$k-$r" -k $k -r "$r" "${args[@]}" -i 1 $cases "${extra[@]}"
+		boot $k "$k-$r" -k $k -r "$r" "${args[@]}" -i 1 "${case_list[@]}" "${extra[@]}"
 	done
 done
 

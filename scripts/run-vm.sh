@@ -13,7 +13,7 @@
 # (tcg,thread=single: the vCPUs take turns on one host thread).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=debug smp=${SWAPQ_SMP:-2} mem=${SWAPQ_MEM:-2048} tmo=1800 append= out=
+kernel=debug smp=${SWAPQ_SMP:-2} mem=${SWAPQ_MEM:-2048} tmo=1800 append='' out=''
 while getopts k:s:m:t:a:o: opt; do
 	case $opt in
 	k) kernel=$OPTARG ;; s) smp=$OPTARG ;; m) mem=$OPTARG ;;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Admin interface: after every swapon/swapoff of a scripted sequence, sysfs,
 # debugfs and /proc/swaps agree; bad writes change nothing.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 step() { # DESCRIPTION COMMAND...
 	local what=$1 g
@@ -46,12 +47,12 @@ for f in "$q" $QUEUE/default_quota; do
 	# an empty write never reaches the kernel; a bare newline is the empty value
 	for v in $'\n' "abc" "-1" "0" "1048577" "99999999999999999999" "+5" " 5" "5x" "0x10" "1.5"; do
 		err=$( (printf '%s' "$v" > "$f") 2>&1)
-		check "write $(printf %q "$v") to ${f#$QUEUE/}: EINVAL" grep -q 'Invalid argument' <<< "$err"
-		check "write $(printf %q "$v") to ${f#$QUEUE/}: value unchanged" test "$(cat "$f")" = "$before"
+		check "write $(printf %q "$v") to ${f#"$QUEUE"/}: EINVAL" grep -q 'Invalid argument' <<< "$err"
+		check "write $(printf %q "$v") to ${f#"$QUEUE"/}: value unchanged" test "$(cat "$f")" = "$before"
 	done
 	err=$( (setpriv --reuid=65534 --regid=65534 --clear-groups bash -c "echo 9 > '$f'") 2>&1)
-	check "unprivileged write to ${f#$QUEUE/} refused" grep -q 'Permission denied' <<< "$err"
-	check "unprivileged write left ${f#$QUEUE/} unchanged" test "$(cat "$f")" = "$before"
+	check "unprivileged write to ${f#"$QUEUE"/} refused" grep -q 'Permission denied' <<< "$err"
+	check "unprivileged write left ${f#"$QUEUE"/} unchanged" test "$(cat "$f")" = "$before"
 done
 echo 1048576 > "$q" && check "quota upper bound accepted" test "$(cat "$q")" = 1048576
 printf '1\n' > "$q" && check "quota lower bound with newline accepted" test "$(cat "$q")" = 1

@@ -1,6 +1,7 @@
 #!/bin/bash
 # memcg: memory.swap.max is honoured and an allocation it refuses is counted
 # as a swap fail event.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 swap_off_all

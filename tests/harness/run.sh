@@ -14,8 +14,12 @@ bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm1" -- \
 	bash -c 'grep -q " /sys/fs/cgroup cgroup2" /proc/mounts && grep -q debugfs /proc/mounts && test -b /dev/ram0 && exit 7' \
 	> "$tmp/clean.log" 2>&1
 rc=$?
-[ $rc = 7 ] && echo "ok - VM runner returns the guest command's status (cgroup2, debugfs, brd present)" ||
-	{ echo "not ok - VM runner returns the guest command's status (got $rc)"; sed 's/^/# /' "$tmp/clean.log"; }
+if [ $rc = 7 ]; then
+	echo "ok - VM runner returns the guest command's status (cgroup2, debugfs, brd present)"
+else
+	echo "not ok - VM runner returns the guest command's status (got $rc)"
+	sed 's/^/# /' "$tmp/clean.log"
+fi
 
 # 2. a kernel WARNING fails the run even though the command succeeded
 bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2" -- \

@@ -33,14 +33,17 @@ step "swapoff ram0" swapoff "$(ram 0)"
 step "swapon ram0 again at -p 3" swap_on "$(ram 0)" 3
 check "ram0 now in the ring of priority 3" test "$(dev_attr "$(ram 0)" priority)" = 3
 
+# writes FILE DATA WANT: the write of DATA to FILE succeeds and FILE then
+# reads WANT
+writes() { printf '%s' "$2" > "$1" && test "$(cat "$1")" = "$3"; }
+
 # Bad writes: -EINVAL, value unchanged
 q=$QUEUE/devices/$(dev_type "$(ram 0)")/quota
 g=$(cat $QUEUE/generation)
-echo 700 > "$q"
-check "quota write of 700 reads back" test "$(cat "$q")" = 700
+check "quota write of 700 accepted, reads back" writes "$q" $'700\n' 700
 check "quota write of 700 advanced the generation" test "$(cat $QUEUE/generation)" -gt "$g"
 g=$(cat $QUEUE/generation)
-echo 700 > "$q"
+check "quota write of the quota the device has (700) accepted" writes "$q" $'700\n' 700
 check "writing the quota a device has publishes nothing (generation $g)" test "$(cat $QUEUE/generation)" = "$g"
 for f in "$q" $QUEUE/default_quota; do
 	before=$(cat "$f")
@@ -54,8 +57,8 @@ for f in "$q" $QUEUE/default_quota; do
 	check "unprivileged write to ${f#"$QUEUE"/} refused" grep -q 'Permission denied' <<< "$err"
 	check "unprivileged write left ${f#"$QUEUE"/} unchanged" test "$(cat "$f")" = "$before"
 done
-echo 1048576 > "$q" && check "quota upper bound accepted" test "$(cat "$q")" = 1048576
-printf '1\n' > "$q" && check "quota lower bound with newline accepted" test "$(cat "$q")" = 1
+check "quota upper bound accepted" writes "$q" $'1048576\n' 1048576
+check "quota lower bound with newline accepted" writes "$q" $'1\n' 1
 err=$( (echo 1 > $QUEUE/generation) 2>&1)
 check "generation is read-only" test -n "$err"
 check "no multi-value rings file in sysfs (debugfs lists the rings)" test ! -e $QUEUE/rings

@@ -41,8 +41,11 @@ sysfs_matches() {
 check "status: ring, position, quota and allocated match sysfs" sysfs_matches
 check "status: rows in ring order, highest priority first" \
 	test "$("$SWAPQ" status -r -n -o PRIO | tr '\n' ' ')" = "10 10 10 5 "
-# json COMMAND: swapq COMMAND --json prints JSON that parses
-json() { "$SWAPQ" "$1" --json | python3 -m json.tool > /dev/null; }
+# json COMMAND: swapq COMMAND --json exits 0 and prints JSON that parses
+json() {
+	local out
+	out=$("$SWAPQ" "$1" --json) && python3 -m json.tool <<< "$out" > /dev/null
+}
 check "status --json parses" json status
 
 # cpus: a row per possible CPU and ring, positions as in debugfs
@@ -106,5 +109,10 @@ mount -t debugfs debugfs /sys/kernel/debug
 finish_worker
 rmdir "$cg"
 swap_off_all
-check "status with no swap: no rows, exit 0" test -z "$("$SWAPQ" status -n)"
+# no_rows: swapq status exits 0 and prints nothing
+no_rows() {
+	local out
+	out=$("$SWAPQ" status -n) && test -z "$out"
+}
+check "status with no swap: no rows, exit 0" no_rows
 exit $((failures > 0))

@@ -2,8 +2,9 @@
 # Runs shellcheck on every shell script of the repository, with the
 # settings of .shellcheckrc: the files git knows (tracked, or new and not
 # ignored) that are named *.sh or whose first line runs a shell. One TAP
-# line per script, its findings after it as "# " lines. Exits non-zero on
-# any finding.
+# line per script, its findings after it as "# " lines; then one line for
+# the file modes: a script with a "#!" line is executable, a file only
+# sourced (no "#!") is not. Exits non-zero on any finding.
 #
 #   tests/lint/run.sh
 set -uo pipefail
@@ -26,9 +27,14 @@ scripts() {
 	done
 }
 
-n=0 bad=0
+n=0 bad=0 modes=()
 while IFS= read -r f; do
 	n=$((n + 1))
+	if [ "$(head -c 2 "$f")" = '#!' ]; then
+		[ -x "$f" ] || modes+=("$f is not executable")
+	else
+		[ ! -x "$f" ] || modes+=("$f is executable, but has no #! line")
+	fi
 	if out=$(shellcheck -f gcc "$f" 2>&1); then
 		echo "ok - shellcheck $f"
 	else
@@ -41,5 +47,12 @@ if [ "$n" = 0 ]; then
 	echo "not ok - shell scripts found to check"
 	exit 1
 fi
-echo "# shellcheck $(shellcheck --version | sed -n 's/^version: //p'): $n scripts, $bad with findings"
+if [ ${#modes[@]} = 0 ]; then
+	echo "ok - file modes: scripts with #! executable, sourced files not ($n files)"
+else
+	bad=$((bad + 1))
+	echo "not ok - file modes: scripts with #! executable, sourced files not ($n files)"
+	printf '# %s\n' "${modes[@]}"
+fi
+echo "# shellcheck $(shellcheck --version | sed -n 's/^version: //p'): $n scripts, $bad failed"
 [ "$bad" = 0 ]

@@ -21,7 +21,7 @@
 #   BENCH_BUILD_NICE=0 nice level of the kernel builds
 #   JOBS              make -j of the kernel builds (build-kernel.sh)
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd -P)
 b=$top/build
 out=$b/bench
 runs=${RUNS:-5}

@@ -15,7 +15,7 @@
 # 18-reclaim-populate (patch 8): with swap table allocations failing, the
 # device walk restarts, and the data is still right.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
 flavor=${1:-inject}
 case $flavor in
 inject) what="the series without patches 1 and 8"; prep=inject; tests=(16-swapfile-mthp.sh 18-reclaim-populate.sh) ;;

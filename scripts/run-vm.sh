@@ -45,9 +45,10 @@ rm -f "$out"/{console.log,output.log,dmesg}
 	printf 'export SWAPQ_REPO=%q\n' "$top"
 	printf 'exec'; printf ' %q' "$@"; printf '\n'
 } > "$out/cmd"
-cmdline="console=ttyS0 panic=-1 pci=noacpi swapq.out=$out swapq.repo=$top $append"
+# the kernel command line, with $append as it is when the guest boots
+cmdline() { echo "console=ttyS0 panic=-1 pci=noacpi swapq.out=$out swapq.repo=$top $append"; }
 if [ $dry = 1 ]; then
-	echo "$cmdline"
+	cmdline
 	exit 0
 fi
 
@@ -55,7 +56,7 @@ fi
 timeout -k 10 "$tmo" qemu-system-x86_64 -accel "${SWAPQ_ACCEL:-tcg,thread=multi}" -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot -nodefaults \
 	-kernel "$bz" -initrd "$initrd" \
-	-append "$cmdline" \
+	-append "$(cmdline)" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$out",mount_tag=outdir,security_model=none \
 	-serial file:"$out/console.log" -serial file:"$out/output.log" &

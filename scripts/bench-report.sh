@@ -58,7 +58,7 @@ target() {
 	esac
 }
 verdict() {	# verdict MEDIAN "op value"
-	[ -n "$2" ] && [ -n "$1" ] || { echo; return; }
+	if [ -z "$2" ] || [ -z "$1" ]; then echo; return; fi
 	awk -v m="$1" -v op="${2% *}" -v t="${2#* }" 'BEGIN {
 		ok = op == ">=" ? m >= t : m <= t
 		print ok ? "met" : "**not met**" }'
@@ -82,7 +82,7 @@ for c in $cases; do
 		"$res" > "$plot/$c.dat"
 done
 
-ncases=$(echo $cases | wc -w)
+ncases=$(echo "$cases" | wc -w)
 {
 	echo "set terminal pngcairo size $((420 * ncases)),760 font 'Sans,9'"
 	echo "set output '$out/throughput.png'"
@@ -164,7 +164,7 @@ else
 	{
 		echo "set terminal pngcairo size 1100,480 font 'Sans,9'"
 		echo "set output '$out/share.png'"
-		echo "set multiplot layout 1,$(echo $pl | wc -w) title '$sc case, run $runs: swap used per device over time (/proc/swaps)'"
+		echo "set multiplot layout 1,$(echo "$pl" | wc -w) title '$sc case, run $runs: swap used per device over time (/proc/swaps)'"
 		echo "set grid; set key outside right; set xlabel 's'; set ylabel 'MiB'; set yrange [0:*]"
 		for k in $pl; do
 			n=$(head -n 1 "$plot/used-$k.dat" | wc -w)

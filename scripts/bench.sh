@@ -36,7 +36,7 @@
 #   BENCH_BUILD_NICE=0 nice level of the kernel builds
 #   JOBS              make -j of the kernel builds (build-kernel.sh)
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/.." && pwd -P)
 b=$top/build
 out=$b/bench
 mode=${BENCH_MODE:-icount}
@@ -140,6 +140,7 @@ boot() {
 }
 
 args=(-n "$nproc" -m "$size" -c "$cgmax" -p "$passes")
+read -ra case_list <<< "$cases"
 for r in $(seq 1 "$runs"); do
 	if [ "$mode" = icount ]; then
 		for k in base patched control; do
@@ -155,7 +156,7 @@ for r in $(seq 1 "$runs"); do
 		# the weighted case only once, after the last timed patched run
 		[ $k = patched ] && [ "$r" = "$runs" ] && extra=(weighted)
 		log "run $r/$runs: $k"
-		boot $k "$k-$r" -k $k -r "$r" "${args[@]}" -i 1 $cases "${extra[@]}"
+		boot $k "$k-$r" -k $k -r "$r" "${args[@]}" -i 1 "${case_list[@]}" "${extra[@]}"
 	done
 done
 

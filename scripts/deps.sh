@@ -6,7 +6,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 pkgs=(build-essential flex bison bc libelf-dev libssl-dev cpio xz-utils ccache
       sparse kmod util-linux e2fsprogs busybox-static file qemu-system-x86
       stress-ng libsmartcols-dev pkg-config valgrind python3 jq gnuplot-nox
-      git perl procps)
+      git perl procps shellcheck)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

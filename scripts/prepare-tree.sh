@@ -53,10 +53,11 @@ if [ "$what" = inject ] || [ "$what" = base-inject ]; then
 			echo "prepare-tree: $wt: $start without $fix"
 		done
 	fi
-	for p in "$top"/tests/inject/*.patch; do
+	injections=("$top"/tests/inject/*.patch)
+	for p in "${injections[@]}"; do
 		git -C "$wt" apply "$p" || { echo "prepare-tree: $p does not apply" >&2; exit 1; }
 	done
-	echo "prepare-tree: $wt: $start + $(ls "$top"/tests/inject/*.patch | wc -l) injection patches"
+	echo "prepare-tree: $wt: $start + ${#injections[@]} injection patches"
 	exit 0
 fi
 
@@ -74,7 +75,7 @@ new_files() {
 }
 # Skip the work when the tree already holds exactly this series.
 stamp=$( { cat "$patches/series"; cat "$patches"/*.patch 2>/dev/null
-	   new_files | (cd "$top" && xargs -r cat 2>/dev/null || true); } | sha1sum | cut -c1-16)
+	   new_files | (cd "$top" || exit 0; xargs -r cat 2>/dev/null; true); } | sha1sum | cut -c1-16)
 if [ "$(cat "$(git rev-parse --git-dir)/swapq-series" 2>/dev/null)" = "$stamp" ] &&
    [ -z "$(git status --porcelain --untracked-files=no)" ]; then
 	echo "prepare-tree: $tree is up to date"

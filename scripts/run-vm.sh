@@ -2,14 +2,17 @@
 # Boot a built kernel under QEMU and run one command in the guest.
 #
 #   run-vm.sh [-k FLAVOR|BZIMAGE] [-s SMP] [-m MEM] [-t TIMEOUT] [-a APPEND]
-#             [-o OUTDIR] -- COMMAND [ARGS...]
+#             [-o OUTDIR] [-n] -- COMMAND [ARGS...]
 #
 # The guest sees the host root read-only (9p), so COMMAND is a host path; it
 # runs under bash in the current directory, with SWAPQ_OUT naming a writable
-# directory shared with the host (OUTDIR). Exits with COMMAND's status, 124
-# on timeout, or 125 when the guest did not report one. A splat in the kernel
-# log (BUG, WARNING, Oops, lockdep, KASAN, hung task ...) fails the run even
-# when COMMAND succeeded. SWAPQ_ACCEL replaces "-accel tcg,thread=multi"
+# directory shared with the host (OUTDIR). The guest has its own /tmp: a
+# repository under the host's /tmp is bound back at its physical path
+# (swapq.repo), other host paths under /tmp are not seen. Exits with
+# COMMAND's status, 124 on timeout, or 125 when the guest did not report
+# one; -n writes OUTDIR/cmd, prints the kernel command line and boots
+# nothing. A splat in the kernel log (BUG, WARNING, Oops, lockdep, KASAN,
+# hung task ...) fails the run even when COMMAND succeeded. SWAPQ_ACCEL replaces "-accel tcg,thread=multi"
 # (tcg,thread=single: the vCPUs take turns on one host thread).
 # SWAPQ_ICOUNT=1: a deterministic machine for measurements. The vCPUs take
 # turns on one thread and the guest clock counts executed instructions
@@ -18,12 +21,12 @@
 # fixed, and the kernel neither randomizes its base nor user mappings. Host
 # load then changes how long a run takes, not what the guest measures.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/.." && pwd)
-kernel=debug smp=${SWAPQ_SMP:-2} mem=${SWAPQ_MEM:-2048} tmo=1800 append= out=
-while getopts k:s:m:t:a:o: opt; do
+top=$(cd "$(dirname "$0")/.." && pwd -P)
+kernel=debug smp=${SWAPQ_SMP:-2} mem=${SWAPQ_MEM:-2048} tmo=1800 append='' out='' dry=0
+while getopts k:s:m:t:a:o:n opt; do
 	case $opt in
 	k) kernel=$OPTARG ;; s) smp=$OPTARG ;; m) mem=$OPTARG ;;
-	t) tmo=$OPTARG ;; a) append=$OPTARG ;; o) out=$OPTARG ;;
+	t) tmo=$OPTARG ;; a) append=$OPTARG ;; o) out=$OPTARG ;; n) dry=1 ;;
 	*) exit 2 ;;
 	esac
 done
@@ -33,20 +36,27 @@ shift $((OPTIND - 1))
 
 bz=$kernel
 [ -f "$bz" ] || bz=$top/build/obj-$kernel/arch/x86/boot/bzImage
-[ -f "$bz" ] || { echo "run-vm: no kernel $kernel (make kernel first)" >&2; exit 2; }
+[ -f "$bz" ] || [ $dry = 1 ] || { echo "run-vm: no kernel $kernel (make kernel first)" >&2; exit 2; }
 initrd=$top/build/initramfs.cpio.gz
-[ -f "$initrd" ] || bash "$top/scripts/mkinitramfs.sh"
+[ -f "$initrd" ] || [ $dry = 1 ] || bash "$top/scripts/mkinitramfs.sh"
 out=${out:-$(mktemp -d "$top/build/vm.XXXXXX")}
 mkdir -p "$out"
-out=$(cd "$out" && pwd)
+# physical paths: a symbolic link on the way may not resolve in the guest
+out=$(cd "$out" && pwd -P)
 rm -f "$out"/{console.log,output.log,dmesg}
 {
-	printf 'cd %q || exit 126\n' "$PWD"
+	printf 'cd %q || exit 126\n' "$(pwd -P)"
 	# SWAPQ_* settings of the caller (SWAPQ_DURATION ...) reach the guest
 	for v in $(compgen -v SWAPQ_); do printf 'export %s=%q\n' "$v" "${!v}"; done
 	printf 'export SWAPQ_REPO=%q\n' "$top"
 	printf 'exec'; printf ' %q' "$@"; printf '\n'
 } > "$out/cmd"
+# the kernel command line, with $append as it is when the guest boots
+cmdline() { echo "console=ttyS0 panic=-1 pci=noacpi swapq.out=$out swapq.repo=$top $append"; }
+if [ $dry = 1 ]; then
+	cmdline
+	exit 0
+fi
 
 : > "$out/output.log"
 accel=(-accel "${SWAPQ_ACCEL:-tcg,thread=multi}")
@@ -58,7 +68,7 @@ fi
 timeout -k 10 "$tmo" qemu-system-x86_64 "${accel[@]}" -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot -nodefaults \
 	-kernel "$bz" -initrd "$initrd" \
-	-append "console=ttyS0 panic=-1 pci=noacpi swapq.out=$out $append" \
+	-append "$(cmdline)" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 	-virtfs local,path="$out",mount_tag=outdir,security_model=none \
 	-serial file:"$out/console.log" -serial file:"$out/output.log" &

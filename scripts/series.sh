@@ -83,7 +83,7 @@ else
 	bad=1
 fi
 git -C "$b/pristine" worktree remove -f "$wt"
-bash "$top/scripts/bisect-build.sh" ${SWAPQ_BISECT:-} > "$out/bisect.txt" || bad=1
+bash "$top/scripts/bisect-build.sh" ${SWAPQ_BISECT:+"$SWAPQ_BISECT"} > "$out/bisect.txt" || bad=1
 sed 's/^/series: /' "$out/bisect.txt"
 echo "series: $out"
 exit $bad

@@ -2,6 +2,7 @@
 # make demo, inside the VM: swap devices at two priorities (brd and zram),
 # unequal quotas, a swapping workload, and swapq's view before, during and
 # after, including one swapoff under load.
+# shellcheck source=guest/lib.sh
 . "$(dirname "$0")/guest/lib.sh"
 
 show() {

@@ -27,6 +27,7 @@
 # to $SWAPQ_OUT at the end, so the 9p share does no I/O in a measured case.# Exit status: non-zero when a case failed (usemem failed, memcg OOM, no swap
 # I/O, or the kernel lacks something the case needs).
 set -u
+# shellcheck source=../guest/lib.sh
 . "$(dirname "$0")/../guest/lib.sh"
 USEMEM=$SWAPQ_REPO/build/tests/usemem
 out=${SWAPQ_OUT:-/tmp}
@@ -60,8 +61,8 @@ reset_devices() {
 	local i
 	swap_off_all
 	for i in $(seq 0 11); do
-		[ -b "$(ram $i)" ] || { echo "guest-bench: no $(ram $i) (brd.rd_nr=12?)" >&2; return 1; }
-		blkdiscard -f "$(ram $i)" 2>/dev/null || true
+		[ -b "$(ram "$i")" ] || { echo "guest-bench: no $(ram "$i") (brd.rd_nr=12?)" >&2; return 1; }
+		blkdiscard -f "$(ram "$i")" 2>/dev/null || true
 	done
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
@@ -84,7 +85,7 @@ cpu_stat() { awk -v k="$2" '$1 == k { print $2 }' "$1/cpu.stat"; }
 # The queue's per-device directories are looked up once: devices do not
 # change during a case.
 sampler() {
-	local t0=${EPOCHREALTIME/./} t dev type size used prio alloc d p swaps
+	local t0=${EPOCHREALTIME/./} t dev size used prio alloc d p swaps
 	local -A dir=()
 	for d in "$QUEUE"/devices/*/; do
 		[ -r "$d/path" ] && read -r p < "$d/path" && dir[$p]=$d
@@ -94,7 +95,7 @@ sampler() {
 		t=$((t / 1000000)).$(printf '%06d' $((t % 1000000)))
 		# one read(): /proc/swaps changes under a line-by-line reader
 		swaps=$(< /proc/swaps)
-		while read -r dev type size used prio; do
+		while read -r dev _ size used prio; do
 			case $dev in /*) ;; *) continue ;; esac
 			alloc=-1
 			[ -n "${dir[$dev]:-}" ] && read -r alloc < "${dir[$dev]}allocated"
@@ -115,10 +116,11 @@ queue_type() {
 }
 
 setup_case() {
-	local i
+	local i devs=()
 	case $1 in
 	brd12)
-		ring_on 10 64 $(for i in $(seq 0 11); do ram $i; done) ;;
+		for i in $(seq 0 11); do devs+=("$(ram "$i")"); done
+		ring_on 10 64 "${devs[@]}" ;;
 	single)
 		ring_on 10 768 "$(ram 0)" ;;
 	overflow)
@@ -153,7 +155,7 @@ run_case() {
 	rc=$?
 	[ $rc = 3 ] && return 0
 	[ $rc = 0 ] || { echo "guest-bench: $name: setup failed" >&2; return 1; }
-	cat /proc/swaps | sed "s/^/# $name: /"
+	sed "s/^/# $name: /" /proc/swaps
 	cg=$(memcg "bench-$name" "$cgmax") || return 1
 
 	if [ $lockstat = 1 ]; then

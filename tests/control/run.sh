@@ -15,11 +15,11 @@
 # 18-reclaim-populate (patch 8): with swap table allocations failing, the
 # device walk restarts, and the data is still right.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
 flavor=${1:-inject}
 case $flavor in
-inject) what="the series without patches 1 and 8"; prep=inject; tests="16-swapfile-mthp.sh 18-reclaim-populate.sh" ;;
-base) what="pristine 7.3"; prep=pristine; tests=16-swapfile-mthp.sh ;;
+inject) what="the series without patches 1 and 8"; prep=inject; tests=(16-swapfile-mthp.sh 18-reclaim-populate.sh) ;;
+base) what="pristine 7.3"; prep=pristine; tests=(16-swapfile-mthp.sh) ;;
 *) echo "usage: $0 [inject|base]" >&2; exit 2 ;;
 esac
 out=$top/build/test-results/control-$flavor
@@ -33,7 +33,7 @@ if ! { bash "$top/scripts/prepare-tree.sh" "$prep" &&
 fi
 echo "ok - $flavor kernel builds ($what)"
 bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 900 -a "brd.rd_nr=8 brd.rd_size=262144" -- \
-	bash "$top/tests/guest/run.sh" $tests > "$out/guest.tap" 2>&1
+	bash "$top/tests/guest/run.sh" "${tests[@]}" > "$out/guest.tap" 2>&1
 grep -v MISMATCH "$out/guest.tap" | sed 's/^\(ok\|not ok\)/# '"$flavor"': \1/'
 # The MADV_PAGEOUT run is built to meet the bug every time (all its 64K
 # folios come back through one large swap-in each); the memcg runs meet it

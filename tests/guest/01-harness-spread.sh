@@ -2,6 +2,7 @@
 # End-to-end harness check: three equal-priority brd devices plus one lower,
 # a worker far beyond its memcg limit; its data must verify, swap must be
 # spread over the three equal devices and the lower one left unused.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 swap_off_all
@@ -12,9 +13,9 @@ cg=$(memcg harness 48M)
 memcg_bg "$cg" "$FILL" --anon 128M --seed 7 --stop-after-fill
 pid=$worker
 if wait_stopped $pid; then
-	cat /proc/swaps | sed 's/^/# /'
+	sed 's/^/# /' /proc/swaps
 	total=0
-	for i in 0 1 2; do u[$i]=$(swap_used "$(ram $i)"); total=$((total + u[i])); done
+	for i in 0 1 2; do u[i]=$(swap_used "$(ram $i)"); total=$((total + u[i])); done
 	check "swap used beyond the limit (${total} KiB on the equal devices)" \
 		test "$total" -ge $((60 * 1024))
 	for i in 0 1 2; do

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Strict priority: the highest ring is the only one used until its devices
 # are full; only then does allocation fall back to the next ring.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 swap_off_all

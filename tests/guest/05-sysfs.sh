@@ -1,6 +1,7 @@
 #!/bin/bash
 # Admin interface: after every swapon/swapoff of a scripted sequence, sysfs,
 # debugfs and /proc/swaps agree; bad writes change nothing.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 step() { # DESCRIPTION COMMAND...
 	local what=$1 g
@@ -32,29 +33,32 @@ step "swapoff ram0" swapoff "$(ram 0)"
 step "swapon ram0 again at -p 3" swap_on "$(ram 0)" 3
 check "ram0 now in the ring of priority 3" test "$(dev_attr "$(ram 0)" priority)" = 3
 
+# writes FILE DATA WANT: the write of DATA to FILE succeeds and FILE then
+# reads WANT
+writes() { printf '%s' "$2" > "$1" && test "$(cat "$1")" = "$3"; }
+
 # Bad writes: -EINVAL, value unchanged
 q=$QUEUE/devices/$(dev_type "$(ram 0)")/quota
 g=$(cat $QUEUE/generation)
-echo 700 > "$q"
-check "quota write of 700 reads back" test "$(cat "$q")" = 700
+check "quota write of 700 accepted, reads back" writes "$q" $'700\n' 700
 check "quota write of 700 advanced the generation" test "$(cat $QUEUE/generation)" -gt "$g"
 g=$(cat $QUEUE/generation)
-echo 700 > "$q"
+check "quota write of the quota the device has (700) accepted" writes "$q" $'700\n' 700
 check "writing the quota a device has publishes nothing (generation $g)" test "$(cat $QUEUE/generation)" = "$g"
 for f in "$q" $QUEUE/default_quota; do
 	before=$(cat "$f")
 	# an empty write never reaches the kernel; a bare newline is the empty value
 	for v in $'\n' "abc" "-1" "0" "1048577" "99999999999999999999" "+5" " 5" "5x" "0x10" "1.5"; do
 		err=$( (printf '%s' "$v" > "$f") 2>&1)
-		check "write $(printf %q "$v") to ${f#$QUEUE/}: EINVAL" grep -q 'Invalid argument' <<< "$err"
-		check "write $(printf %q "$v") to ${f#$QUEUE/}: value unchanged" test "$(cat "$f")" = "$before"
+		check "write $(printf %q "$v") to ${f#"$QUEUE"/}: EINVAL" grep -q 'Invalid argument' <<< "$err"
+		check "write $(printf %q "$v") to ${f#"$QUEUE"/}: value unchanged" test "$(cat "$f")" = "$before"
 	done
 	err=$( (setpriv --reuid=65534 --regid=65534 --clear-groups bash -c "echo 9 > '$f'") 2>&1)
-	check "unprivileged write to ${f#$QUEUE/} refused" grep -q 'Permission denied' <<< "$err"
-	check "unprivileged write left ${f#$QUEUE/} unchanged" test "$(cat "$f")" = "$before"
+	check "unprivileged write to ${f#"$QUEUE"/} refused" grep -q 'Permission denied' <<< "$err"
+	check "unprivileged write left ${f#"$QUEUE"/} unchanged" test "$(cat "$f")" = "$before"
 done
-echo 1048576 > "$q" && check "quota upper bound accepted" test "$(cat "$q")" = 1048576
-printf '1\n' > "$q" && check "quota lower bound with newline accepted" test "$(cat "$q")" = 1
+check "quota upper bound accepted" writes "$q" $'1048576\n' 1048576
+check "quota lower bound with newline accepted" writes "$q" $'1\n' 1
 err=$( (echo 1 > $QUEUE/generation) 2>&1)
 check "generation is read-only" test -n "$err"
 check "no multi-value rings file in sysfs (debugfs lists the rings)" test ! -e $QUEUE/rings

@@ -2,6 +2,7 @@
 # Weighted striping: two equal-priority devices with quotas 512 and 1536 take
 # allocations 1:3; swapping the quotas under load reverses the split without
 # a swapoff.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
 swap_off_all

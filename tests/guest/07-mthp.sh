@@ -2,6 +2,7 @@
 # mTHP: with 64K anonymous mTHP enabled, large folios swap out whole
 # (hugepages-64kB swpout rises) and verify; on fragmented devices the split
 # fallback still verifies.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 T=/sys/kernel/mm/transparent_hugepage/hugepages-64kB
 [ -d "$T" ] || { not_ok "64K mTHP supported by this kernel"; exit 1; }

@@ -2,6 +2,7 @@
 # zram with discard: a small, discard-enabled zram device rewritten over and
 # over goes through the discard paths; then the bounded synchronous discard
 # (every free cluster waits for discard) is met on purpose; data verifies.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 DBG=/sys/kernel/debug/swap/queue
 z=/dev/zram0

@@ -20,6 +20,7 @@
 # Each phase starts worker runs for SWAPQ_DURATION seconds (default 30) and
 # swaps devices off and on while the last run lasts; a phase stops early once
 # the kernel log shows a splat. SWAPQ_PHASES="NAME ..." selects phases.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 duration=${SWAPQ_DURATION:-30}
 T=/sys/kernel/mm/transparent_hugepage
@@ -48,11 +49,11 @@ race() {
 	while [ "$1" != -- ]; do devs+=("$1"); shift; done
 	shift
 	swap_off_all
-	for d in "${devs[@]}"; do swap_on "$d" 5 $size || not_ok "$name: swapon $d"; done
+	for d in "${devs[@]}"; do swap_on "$d" 5 "$size" || not_ok "$name: swapon $d"; done
 	local cg mark stop=/tmp/11-stop.$name
 	cg=$(memcg swapoff-mthp "$max")
 	mark=$(dmesg | wc -l)
-	rm -f $stop
+	rm -f "$stop"
 	local sw0 sh0
 	sw0=$(cat $T/hugepages-64kB/stats/swpin 2>/dev/null || echo 0)
 	sh0=$(cat $T/hugepages-64kB/stats/shmem_alloc 2>/dev/null || echo 0)
@@ -60,7 +61,7 @@ race() {
 	local end=$((SECONDS + duration))
 	(
 		n=0 rc=0
-		while [ $SECONDS -lt $end ] && [ ! -e $stop ]; do
+		while [ $SECONDS -lt "$end" ] && [ ! -e "$stop" ]; do
 			pids=()
 			for _ in $(seq "$nw"); do
 				in_memcg "$cg" "$FILL" --passes 2 --quiet "$@" &
@@ -76,14 +77,14 @@ race() {
 	# churn as long as the worker runs; it starts no new run after the
 	# deadline or once the kernel log shows a splat
 	local wpid=$! cycles=0 fails=0 clean=1 last=$SECONDS
-	while kill -0 $wpid 2>/dev/null && [ ! -e $stop ]; do
+	while kill -0 "$wpid" 2>/dev/null && [ ! -e "$stop" ]; do
 		d=${devs[RANDOM % ${#devs[@]}]}
 		# the signature stays: swapon again without mkswap (seconds here)
 		if swapoff "$d" && swapon -p 5 "$d"; then
 			cycles=$((cycles + 1))
 		else
 			fails=$((fails + 1))
-			swap_on "$d" 5 $size 2>/dev/null
+			swap_on "$d" 5 "$size" 2>/dev/null
 		fi
 		# stop early once the kernel complained: the rest is fallout
 		if [ $clean = 1 ] && [ $((SECONDS - last)) -ge 2 ]; then
@@ -91,7 +92,7 @@ race() {
 			if dmesg | tail -n +$((mark + 1)) | grep -qE 'BUG:|WARNING:|Oops|Bad page'; then
 				clean=0
 				diag "$name: kernel splat after $cycles cycles, stopping early"
-				touch $stop
+				touch "$stop"
 			fi
 		fi
 	done
@@ -103,7 +104,7 @@ race() {
 	check "$name: swapoff/swapon cycles ran ($cycles, $fails failed)" test $cycles -gt 0 -a $fails -eq 0
 	check "$name: kernel log clean" log_clean "$mark"
 	rmdir "$cg"
-	rm -f $stop
+	rm -f "$stop"
 	swap_off_all
 }
 
@@ -145,8 +146,8 @@ for i in 0 1 2 3; do
 		n=$(cat $ZC/hot_add 2>/dev/null) || break
 		added+=("$n")
 	fi
-	echo 1 > /sys/block/zram$n/reset
-	echo 128M > /sys/block/zram$n/disksize
+	echo 1 > "/sys/block/zram$n/reset"
+	echo 128M > "/sys/block/zram$n/disksize"
 	zram+=("/dev/zram$n")
 done
 check "four zram devices (${#zram[@]})" test ${#zram[@]} -eq 4
@@ -154,7 +155,7 @@ check "four zram devices (${#zram[@]})" test ${#zram[@]} -eq 4
 # the widest window for swapoff to find it there before the fault maps it
 race anon-zram 64M 4 "" "${zram[@]}" -- --anon 32M
 race shmem-zram 48M 4 "" "${zram[@]}" -- --shmem 16M
-for z in "${zram[@]}"; do echo 1 > /sys/block/${z#/dev/}/reset; done
+for z in "${zram[@]}"; do echo 1 > "/sys/block/${z#/dev/}/reset"; done
 for n in "${added[@]}"; do echo "$n" > $ZC/hot_remove; done
 
 echo never > $T/hugepages-64kB/enabled

@@ -26,6 +26,7 @@
 # churns for SWAPQ_DURATION seconds (default 40; quota and swap-max for half
 # of it); the cycles of all of them must add up to SWAPQ_MIN_CYCLES (default
 # 1000). SWAPQ_SCENARIOS="NAME ..." runs only those.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 D=${SWAPQ_DURATION:-40}
 min_cycles=${SWAPQ_MIN_CYCLES:-1000}
@@ -85,7 +86,7 @@ workers() {
 			# the worker's stderr stays; the loop's goes, which only
 			# says "Killed" after an OOM kill
 			exec 3>&2 2> /dev/null
-			while [ $SECONDS -lt $end ]; do
+			while [ "$SECONDS" -lt "$end" ]; do
 				bash -c 'echo $$ > "$0/cgroup.procs" || exit 2; exec "$@" 2>&3' \
 					"$cg" "${limit[@]}" "$FILL" --quiet "$@"
 				echo $? >> "$rcs"
@@ -102,17 +103,20 @@ running() { # is a worker loop still running?
 }
 
 # workers_verified [mismatch]: every worker run verified its data; with
-# "mismatch", runs may also fail (OOM kill), only a mismatch (1) counts
+# "mismatch", runs may also fail (OOM kill), only a mismatch (1) counts, but
+# at least one run must have verified its data
 workers_verified() {
-	local runs bad
+	local runs bad verified
 	runs=$(wc -l < "$rcs")
+	verified=$(grep -cx 0 "$rcs")
 	if [ "${1:-}" = mismatch ]; then
 		bad=$(grep -cx 1 "$rcs")
 	else
 		bad=$(grep -cvx 0 "$rcs")
 	fi
 	diag "$name: worker exit statuses (count status): $(sort -n "$rcs" | uniq -c | xargs)"
-	check "$name: workers verified their data ($runs runs, $bad failed)" test "$runs" -gt 0 -a "$bad" -eq 0
+	check "$name: workers verified their data ($runs runs, $verified verified, $bad failed)" \
+		test "$verified" -gt 0 -a "$bad" -eq 0
 	swapped
 }
 
@@ -148,6 +152,7 @@ no_swap_used() {
 	grep -E 'SwapCached|Shmem:' /proc/meminfo | sed 's/^/# /'
 	[ -n "$cg" ] && grep -E '^(anon|shmem|file|swapcached) ' "$cg/memory.stat" | sed 's/^/# memcg /'
 	ipcs -m 2> /dev/null | sed 's/^/# /'
+	# shellcheck disable=SC2012 # a listing for the reader
 	ls -la /dev/shm /run /tmp 2> /dev/null | sed 's/^/# /'
 	return 1
 }
@@ -198,12 +203,12 @@ readers_ok() {
 brd4=("$(ram 0)" "$(ram 1)" "$(ram 2)" "$(ram 3)")
 on4() { # PRIO: the four small brd devices, all at PRIO
 	local d
-	for d in "${brd4[@]}"; do swap_on "$d" "$1" $SMALL || not_ok "$name: swapon $d"; done
+	for d in "${brd4[@]}"; do swap_on "$d" "$1" "$SMALL" || not_ok "$name: swapon $d"; done
 }
 mthp() { # on|off: 64K anonymous mTHP
 	local v=never
 	[ "$1" = on ] && v=always
-	echo $v > $T/hugepages-64kB/enabled
+	echo "$v" > "$T/hugepages-64kB/enabled"
 }
 
 # 1. Random devices swapped off and on again under load.
@@ -226,7 +231,7 @@ s_parallel() {
 	begin parallel "$D"
 	mthp on
 	on4 5
-	swap_on "$(ram 4)" 1 $SMALL
+	swap_on "$(ram 4)" 1 "$SMALL"
 	cg=$(memcg races 48M)
 	workers 2 --anon 32M --passes 2
 	local d
@@ -245,7 +250,7 @@ quota_writer() {
 	local f ok=0 nodev=0 noent=0 e=$tmp/qerr.$BASHPID msg
 	shopt -s nullglob
 	while running; do
-		{ echo $((RANDOM % 1024 + 1)) > $QUEUE/default_quota; } 2> "$e" ||
+		{ echo $((RANDOM % 1024 + 1)) > "$QUEUE/default_quota"; } 2> "$e" ||
 			echo "default_quota: $(cat "$e")" >> "$tmp/quota.bad"
 		for f in "$QUEUE"/devices/*/quota; do
 			# dd, not a shell redirection: that opens with O_CREAT, which
@@ -279,14 +284,14 @@ s_quota() {
 	quota_writer &
 	local w2=$!
 	churn_wait
-	wait $w1 $w2
+	wait "$w1" "$w2"
 	local ok nodev noent
 	read -r ok nodev noent < <(awk '{ a += $1; b += $2; c += $3 } END { print a + 0, b + 0, c + 0 }' "$tmp/quota.n")
 	diag "$name: quota writes: $ok done, $nodev ENODEV, $noent ENOENT"
 	head -n 5 "$tmp/quota.bad" | sed 's/^/# /'
 	check "$name: quota writes succeeded or found the device gone" test "$ok" -gt 0 -a ! -s "$tmp/quota.bad"
 	workers_verified
-	echo 512 > $QUEUE/default_quota
+	echo 512 > "$QUEUE/default_quota"
 	local q
 	q=$QUEUE/devices/$(dev_type "$(ram 0)")/quota
 	echo 777 > "$q"
@@ -304,7 +309,7 @@ s_priority() {
 	workers 2 --anon 32M --passes 2
 	churn --prio 3 --prio 5 --prio 7 --pause 100 "${brd4[@]}"
 	churn_wait
-	diag "$name: rings at the end: $(grep '^ring ' $DBG | tr '\n' ' ')"
+	diag "$name: rings at the end: $(grep '^ring ' "$DBG" | tr '\n' ' ')"
 	workers_verified
 	finish
 }
@@ -322,8 +327,8 @@ s_fill() {
 	local small l1 l2 t a i full=0 fell=0 n=0
 	small=$(ram 0)
 	swap_on "$small" 10 4096
-	swap_on "$(ram 1)" 5 $SMALL
-	swap_on "$(ram 2)" 5 $SMALL
+	swap_on "$(ram 1)" 5 "$SMALL"
+	swap_on "$(ram 2)" 5 "$SMALL"
 	l1=$(dev_type "$(ram 1)") l2=$(dev_type "$(ram 2)")
 	cg=$(memcg races 32M)
 	workers 2 --anon 24M --passes 2
@@ -347,8 +352,8 @@ s_fill() {
 		n=$((n + 1))
 	done
 	wait "${wpids[@]}"
-	check "$name: the small device filled up ($full of $n times)" test $full -gt 0
-	check "$name: allocations fell back to the lower ring while it was full ($fell of $full times)" test $fell -gt 0
+	check "$name: the small device filled up ($full of $n times)" test "$full" -gt 0
+	check "$name: allocations fell back to the lower ring while it was full ($fell of $full times)" test "$fell" -gt 0
 	workers_verified
 	finish
 }
@@ -359,15 +364,15 @@ s_fill() {
 s_shmem_mthp() {
 	begin shmem-mthp "$D"
 	local bound=$((D + 120)) old_top old_pmd a0 s0 i0
-	old_top=$(sed 's/.*\[\(.*\)\].*/\1/' $T/shmem_enabled)
-	old_pmd=$(sed 's/.*\[\(.*\)\].*/\1/' $T/hugepages-2048kB/shmem_enabled 2> /dev/null)
-	echo always > $T/shmem_enabled
-	echo always > $T/hugepages-64kB/shmem_enabled
+	old_top=$(sed 's/.*\[\(.*\)\].*/\1/' "$T/shmem_enabled")
+	old_pmd=$(sed 's/.*\[\(.*\)\].*/\1/' "$T/hugepages-2048kB/shmem_enabled" 2> /dev/null)
+	echo always > "$T/shmem_enabled"
+	echo always > "$T/hugepages-64kB/shmem_enabled"
 	# 64K only, for anonymous shared memory
-	[ -n "$old_pmd" ] && echo never > $T/hugepages-2048kB/shmem_enabled
-	a0=$(cat $T/hugepages-64kB/stats/shmem_alloc)
-	s0=$(cat $T/hugepages-64kB/stats/swpout)
-	i0=$(cat $T/hugepages-64kB/stats/swpin)
+	[ -n "$old_pmd" ] && echo never > "$T/hugepages-2048kB/shmem_enabled"
+	a0=$(cat "$T/hugepages-64kB/stats/shmem_alloc")
+	s0=$(cat "$T/hugepages-64kB/stats/swpout")
+	i0=$(cat "$T/hugepages-64kB/stats/swpin")
 	mthp off
 	on4 5
 	cg=$(memcg races 24M)
@@ -378,13 +383,13 @@ s_shmem_mthp() {
 	workers 1 --shmem 16M --passes 2
 	churn --prio 5 --pause 100 --bound "$bound" "${brd4[@]}"
 	churn_wait
-	diag "$name: 64K shmem_alloc $a0 -> $(cat $T/hugepages-64kB/stats/shmem_alloc), swpout $s0 -> $(cat $T/hugepages-64kB/stats/swpout), swpin $i0 -> $(cat $T/hugepages-64kB/stats/swpin)"
-	check "$name: 64K shmem folios were allocated" test "$(cat $T/hugepages-64kB/stats/shmem_alloc)" -gt "$a0"
-	check "$name: 64K folios were swapped out" test "$(cat $T/hugepages-64kB/stats/swpout)" -gt "$s0"
+	diag "$name: 64K shmem_alloc $a0 -> $(cat "$T/hugepages-64kB/stats/shmem_alloc"), swpout $s0 -> $(cat "$T/hugepages-64kB/stats/swpout"), swpin $i0 -> $(cat "$T/hugepages-64kB/stats/swpin")"
+	check "$name: 64K shmem folios were allocated" test "$(cat "$T/hugepages-64kB/stats/shmem_alloc")" -gt "$a0"
+	check "$name: 64K folios were swapped out" test "$(cat "$T/hugepages-64kB/stats/swpout")" -gt "$s0"
 	workers_verified
-	echo never > $T/hugepages-64kB/shmem_enabled
-	[ -n "$old_pmd" ] && echo "$old_pmd" > $T/hugepages-2048kB/shmem_enabled
-	echo "$old_top" > $T/shmem_enabled
+	echo never > "$T/hugepages-64kB/shmem_enabled"
+	[ -n "$old_pmd" ] && echo "$old_pmd" > "$T/hugepages-2048kB/shmem_enabled"
+	echo "$old_top" > "$T/shmem_enabled"
 	finish
 }
 
@@ -395,7 +400,7 @@ s_swap_max() {
 	begin swap-max $((D / 2))
 	mthp on
 	local d devs=("$(ram 0)" "$(ram 1)" "$(ram 2)")
-	for d in "${devs[@]}"; do swap_on "$d" 5 $SMALL; done
+	for d in "${devs[@]}"; do swap_on "$d" 5 "$SMALL"; done
 	cg=$(memcg races 24M)
 	echo 12M > "$cg/memory.swap.max"
 	workers 2 --anon 24M --passes 2
@@ -419,8 +424,8 @@ s_zram() {
 	local i n z zram=() added=()
 	for i in 0 1 2; do
 		n=$i
-		if [ ! -e /sys/block/zram$i ]; then
-			n=$(cat $ZC/hot_add) || break
+		if [ ! -e "/sys/block/zram$i" ]; then
+			n=$(cat "$ZC/hot_add") || break
 			added+=("$n")
 		fi
 		echo 1 > "/sys/block/zram$n/reset"
@@ -440,11 +445,11 @@ s_zram() {
 	adds=$(log_since "$name" | grep -c 'swap on /dev/zram')
 	check "$name: every zram swapon had discard enabled ($adds)" \
 		test "$adds" -gt 0 -a "$(log_since "$name" | grep 'swap on /dev/zram' | grep -cv 'Dsc$')" -eq 0
-	diag "$name: sync_discards $(awk '$2 == "sync_discards" { print $3 }' $DBG)"
+	diag "$name: sync_discards $(awk '$2 == "sync_discards" { print $3 }' "$DBG")"
 	workers_verified
 	finish
 	for z in "${zram[@]}"; do echo 1 > "/sys/block/${z#/dev/}/reset"; done
-	for n in "${added[@]}"; do echo "$n" > $ZC/hot_remove; done
+	for n in "${added[@]}"; do echo "$n" > "$ZC/hot_remove"; done
 }
 
 # 11. Swap files: two files on ext4 and two brd devices at one priority,
@@ -466,8 +471,8 @@ s_swapfile() { # mthp on|off
 		swap_on "$fs/swap-$f" 5 || not_ok "$name: swapon $fs/swap-$f"
 		files+=("$fs/swap-$f")
 	done
-	swap_on "$(ram 0)" 5 $SMALL
-	swap_on "$(ram 1)" 5 $SMALL
+	swap_on "$(ram 0)" 5 "$SMALL"
+	swap_on "$(ram 1)" 5 "$SMALL"
 	cg=$(memcg races 48M)
 	workers 2 --anon 32M --passes 2
 	churn --prio 5 --pause 100 "${files[@]}" "$(ram 0)" "$(ram 1)"
@@ -497,7 +502,7 @@ s_stress_ng() {
 	if ! mkfs.ext4 -q -F "$(ram 7)" > /dev/null 2>&1 || ! mount -t ext4 "$(ram 7)" "$fs"; then
 		not_ok "$name: ext4 for the swap file"
 	fi
-	for d in "${devs[@]}"; do swap_on "$d" 5 $SMALL; done
+	for d in "${devs[@]}"; do swap_on "$d" 5 "$SMALL"; done
 	cg=$(memcg races 48M)
 	(
 		cd "$fs" && in_memcg "$cg" timeout $((D + 120)) stress-ng --swap 1 --vm 2 --vm-bytes 64M \
@@ -512,7 +517,7 @@ s_stress_ng() {
 	check "$name: stress-ng passed (status $rc)" test "$rc" = 0
 	local op n
 	for op in swap vm; do
-		n=$(awk -v s=$op '$2 == "metrc:" && $4 == s { print $5 }' "$out")
+		n=$(awk -v s="$op" '$2 == "metrc:" && $4 == s { print $5 }' "$out")
 		check "$name: the $op stressor ran (${n:-0} bogo ops)" test "${n:-0}" -gt 0
 	done
 	swapped

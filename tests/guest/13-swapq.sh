@@ -2,6 +2,7 @@
 # swapq against the real kernel: status agrees with /proc/swaps and sysfs,
 # cpus with debugfs, quota by path and by type changes sysfs, bad input
 # changes nothing and exits with its documented status.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 DBG=/sys/kernel/debug/swap/queue
 
@@ -28,28 +29,35 @@ sysfs_matches() {
 	local ring prio type name quota pos alloc bad=0 d
 	while read -r ring prio type name quota pos alloc; do
 		d=$QUEUE/devices/$type
-		[ "$(cat "$d/path")" = "$name" ] && [ "$(cat "$d/ring")" = "$ring" ] &&
-			[ "$(cat "$d/priority")" = "$prio" ] && [ "$(cat "$d/quota")" = "$quota" ] &&
-			[ "$(cat "$d/position")" = "$pos" ] && [ "$(cat "$d/allocated")" = "$alloc" ] ||
-			{ diag "type $type: swapq says $ring $prio $name $quota $pos $alloc"; bad=1; }
+		if [ "$(cat "$d/path")" != "$name" ] || [ "$(cat "$d/ring")" != "$ring" ] ||
+			[ "$(cat "$d/priority")" != "$prio" ] || [ "$(cat "$d/quota")" != "$quota" ] ||
+			[ "$(cat "$d/position")" != "$pos" ] || [ "$(cat "$d/allocated")" != "$alloc" ]; then
+			diag "type $type: swapq says $ring $prio $name $quota $pos $alloc"
+			bad=1
+		fi
 	done < <("$SWAPQ" status -r -n -o RING,PRIO,TYPE,NAME,QUOTA,POSITION,ALLOCATED)
-	return $bad
+	return "$bad"
 }
 check "status: ring, position, quota and allocated match sysfs" sysfs_matches
 check "status: rows in ring order, highest priority first" \
 	test "$("$SWAPQ" status -r -n -o PRIO | tr '\n' ' ')" = "10 10 10 5 "
-check "status --json parses" bash -c '"$0" status --json | python3 -m json.tool >/dev/null' "$SWAPQ"
+# json COMMAND: swapq COMMAND --json exits 0 and prints JSON that parses
+json() {
+	local out
+	out=$("$SWAPQ" "$1" --json) && python3 -m json.tool <<< "$out" > /dev/null
+}
+check "status --json parses" json status
 
 # cpus: a row per possible CPU and ring, positions as in debugfs
 cpus_match() {
 	local want got
-	want=$(awk '$1 == "cpu" { print $2, $4, $6, $8 }' $DBG | sort)
+	want=$(awk '$1 == "cpu" { print $2, $4, $6, $8 }' "$DBG" | sort)
 	got=$("$SWAPQ" cpus -r -n -o CPU,RING,POSITION,LEFT | sort)
 	[ "$want" = "$got" ] || { diag "debugfs: $want"; diag "swapq: $got"; return 1; }
 }
 # the worker is stopped, so nothing allocates between the two reads
 check "cpus: rows match debugfs" cpus_match
-check "cpus --json parses" bash -c '"$0" cpus --json | python3 -m json.tool >/dev/null' "$SWAPQ"
+check "cpus --json parses" json cpus
 
 # quota by path, by type, and the default
 t1=$(dev_type "$(ram 1)")
@@ -63,6 +71,9 @@ def=$(cat $QUEUE/default_quota)
 check "quota --default: exit 0" "$SWAPQ" quota --default 1024
 check "quota --default: sysfs reads 1024" test "$(cat $QUEUE/default_quota)" = 1024
 echo "$def" > $QUEUE/default_quota
+
+# quiet COMMAND...: COMMAND without its output
+quiet() { "$@" > /dev/null; }
 
 # expect_status WANT DESCRIPTION COMMAND...: COMMAND exits WANT, says why
 expect_status() {
@@ -92,11 +103,16 @@ check "bad input left the default quota unchanged" test "$(cat $QUEUE/default_qu
 # debugfs unmounted: cpus says so, status still works
 umount /sys/kernel/debug
 expect_status 3 "cpus without debugfs" "$SWAPQ" cpus
-check "status works without debugfs" bash -c '"$0" status -n >/dev/null' "$SWAPQ"
+check "status works without debugfs" quiet "$SWAPQ" status -n
 mount -t debugfs debugfs /sys/kernel/debug
 
 finish_worker
 rmdir "$cg"
 swap_off_all
-check "status with no swap: no rows, exit 0" test -z "$("$SWAPQ" status -n)"
+# no_rows: swapq status exits 0 and prints nothing
+no_rows() {
+	local out
+	out=$("$SWAPQ" status -n) && test -z "$out"
+}
+check "status with no swap: no rows, exit 0" no_rows
 exit $((failures > 0))

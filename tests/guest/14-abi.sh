@@ -2,6 +2,7 @@
 # The ABI documents match what the kernel ships: every documented sysfs file
 # exists with the documented mode and nothing undocumented does; every
 # debugfs record has a documented keyword and its keys in documented order.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 ABI=$SWAPQ_REPO/Documentation/ABI/testing
 DBG=/sys/kernel/debug/swap/queue
@@ -37,7 +38,7 @@ same_files() {
 }
 check "sysfs: documented files and modes are exactly the shipped ones" same_files
 check "sysfs: one directory per swapped-on device" \
-	test "$(ls "$QUEUE/devices" | wc -l)" = "$(swap_count)"
+	test "$(find "$QUEUE/devices" -mindepth 1 -maxdepth 1 | wc -l)" = "$(swap_count)"
 
 # debugfs: the documented record templates, "keyword key key ..." with the
 # values dropped; stat records are named by their second word
@@ -56,7 +57,7 @@ records() {
 		if ($1 == "stat") s = s " " $2
 		else for (i = 3; i <= NF; i += 2) { s = s " " $i; if ($i == "members") break }
 		print s
-	}' $DBG | sort -u
+	}' "$DBG" | sort -u
 }
 debugfs_documented() {
 	local t r

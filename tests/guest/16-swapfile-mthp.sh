@@ -16,6 +16,7 @@
 # paged out with MADV_PAGEOUT and by memcg reclaim, with a brd device at a
 # lower priority that must stay empty (strict priority), shmem with 64K
 # mTHP too, and 64K mTHP off as the control. Every word is verified.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 T=/sys/kernel/mm/transparent_hugepage/hugepages-64kB
 [ -d "$T" ] || { not_ok "64K mTHP supported by this kernel"; exit 1; }

@@ -4,6 +4,7 @@
 # cpu lines), so the CPUs spread over the members at once instead of all
 # staying on the device that was there first; then both devices take pages
 # and the data survives. A second join spreads them again.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 cpus=$(nproc)
 [ "$cpus" -ge 2 ] || { skip "CPUs spread over a grown ring" "needs 2 CPUs, has $cpus"; exit 0; }

@@ -8,10 +8,13 @@
 # drop the allocator lock for a sleeping try, which would end the queue
 # reader section and restart the device walk: stat cursor_restarts stays
 # the same, and the data survives.
+# shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 FI=/sys/kernel/debug
-[ -f $FI/fail_page_alloc/require-start ] && [ -f $FI/failslab/require-start ] ||
-	{ not_ok "fault injection with a stack trace filter in this kernel"; exit 1; }
+if [ ! -f $FI/fail_page_alloc/require-start ] || [ ! -f $FI/failslab/require-start ]; then
+	not_ok "fault injection with a stack trace filter in this kernel"
+	exit 1
+fi
 stat_of() { awk -v k="$1" '$1 == "stat" && $2 == k { print $3 }' $DBG; }
 
 # The text of folio_alloc_swap(): from its address to the next symbol's
@@ -25,13 +28,13 @@ budget=1000000
 inject() { # inject PROBABILITY: configure both fault attributes
 	local a
 	for a in $FI/fail_page_alloc $FI/failslab; do
-		echo "0x$start" > $a/require-start
-		echo "0x$end" > $a/require-end
-		echo N > $a/ignore-gfp-wait
-		echo 0 > $a/verbose
-		echo 1 > $a/interval
-		echo $budget > $a/times
-		echo "$1" > $a/probability
+		echo "0x$start" > "$a/require-start"
+		echo "0x$end" > "$a/require-end"
+		echo N > "$a/ignore-gfp-wait"
+		echo 0 > "$a/verbose"
+		echo 1 > "$a/interval"
+		echo "$budget" > "$a/times"
+		echo "$1" > "$a/probability"
 	done
 	echo N > $FI/fail_page_alloc/ignore-gfp-highmem
 	echo 0 > $FI/fail_page_alloc/min-order

@@ -1,8 +1,10 @@
+# shellcheck shell=bash
 # Helpers shared by the guest tests (sourced; runs inside the VM as root).
 # Every check prints one TAP line: "ok - what" or "not ok - what".
 
 SWAPQ_REPO=${SWAPQ_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 FILL=$SWAPQ_REPO/build/tests/swapq-fill
+# shellcheck disable=SC2034 # for the tests that source this file
 SWAPQ=$SWAPQ_REPO/build/tests/swapq
 QUEUE=/sys/kernel/mm/swap/queue
 DBG=/sys/kernel/debug/swap/queue
@@ -26,14 +28,15 @@ ram() { echo "/dev/ram$1"; }
 swap_on() {
 	local dev=$1 prio=${2:--} size=${3:-}
 	# no UUID: generating one takes seconds in the guest
-	mkswap -f -U clear "$dev" $size >/dev/null 2>&1 || { echo "mkswap $dev failed" >&2; return 1; }
+	mkswap -f -U clear "$dev" ${size:+"$size"} >/dev/null 2>&1 || { echo "mkswap $dev failed" >&2; return 1; }
 	if [ "$prio" = - ]; then swapon "$dev"; else swapon -p "$prio" "$dev"; fi
 }
 
 swap_off_all() {
 	swapoff -a 2>/dev/null
-	local d
-	for d in $(awk 'NR > 1 { print $1 }' /proc/swaps); do swapoff "$d"; done
+	local d devs
+	mapfile -t devs < <(awk 'NR > 1 { print $1 }' /proc/swaps)
+	for d in "${devs[@]}"; do swapoff "$d"; done
 }
 
 # swap_used DEV: KiB in use on DEV per /proc/swaps (0 if not swapped on)
@@ -107,15 +110,15 @@ run_stopped() {
 
 # finish_worker: let the stopped worker verify its data; one TAP line
 finish_worker() {
-	kill -CONT $worker
-	wait $worker
+	kill -CONT "$worker"
+	wait "$worker"
 	check "worker data verified after swap-in" test $? -eq 0
 }
 
 # consistent: the queue's sysfs, debugfs and /proc/swaps describe the same
 # devices, rings and priorities; print what disagrees, fail if anything does
 consistent() {
-	local bad=0 n=0 t d path prio ring pos line r i expect_prio
+	local bad=0 n=0 t d path prio ring line r i expect_prio
 	local -A seen
 	# every /proc/swaps device has a sysfs directory with its priority
 	while read -r path _ _ _ prio; do
@@ -125,8 +128,9 @@ consistent() {
 		[ "$(cat "$QUEUE/devices/$t/priority")" = "$prio" ] ||
 			{ echo "# $path: sysfs priority $(cat "$QUEUE/devices/$t/priority") != $prio"; bad=1; }
 	done < <(awk 'NR > 1' /proc/swaps)
-	[ "$(ls "$QUEUE/devices" | wc -l)" = "$n" ] ||
-		{ echo "# $(ls "$QUEUE/devices" | wc -l) sysfs devices, $n in /proc/swaps"; bad=1; }
+	local ndev
+	ndev=$(find "$QUEUE/devices" -mindepth 1 -maxdepth 1 | wc -l)
+	[ "$ndev" = "$n" ] || { echo "# $ndev sysfs devices, $n in /proc/swaps"; bad=1; }
 	# rings (debugfs): strictly descending priority; each member's sysfs
 	# ring, position and priority say where debugfs lists it
 	r=0 expect_prio=
@@ -138,9 +142,11 @@ consistent() {
 		expect_prio=$prio i=0
 		for t in $line; do
 			d=$QUEUE/devices/$t
-			[ "$(cat "$d/ring")" = "$r" ] && [ "$(cat "$d/position")" = "$i" ] &&
-				[ "$(cat "$d/priority")" = "$prio" ] ||
-				{ echo "# type $t: ring $(cat "$d/ring") position $(cat "$d/position") priority $(cat "$d/priority"), debugfs says $r/$i/$prio"; bad=1; }
+			if [ "$(cat "$d/ring")" != "$r" ] || [ "$(cat "$d/position")" != "$i" ] ||
+				[ "$(cat "$d/priority")" != "$prio" ]; then
+				echo "# type $t: ring $(cat "$d/ring") position $(cat "$d/position") priority $(cat "$d/priority"), debugfs says $r/$i/$prio"
+				bad=1
+			fi
 			unset "seen[$t]"
 			i=$((i + 1))
 		done

@@ -5,6 +5,7 @@
 # checked for splats, which count as a failure of that test.
 cd "$(dirname "$0")" || exit 2
 here=$PWD
+# shellcheck source=lib.sh
 . "$here/lib.sh"
 tmo=${SWAPQ_TEST_TIMEOUT:-900}
 tests=("$@")

@@ -1,21 +1,29 @@
 #!/bin/bash
-# Self-tests of the harness: the VM runner must fail a run whose kernel log
-# shows a splat, pass a clean one, and the tree preparation must stop loudly
-# on a patch that does not apply and on a new file whose plain copy differs
-# from the series.  run.sh KERNEL-FLAVOR
-top=$(cd "$(dirname "$0")/../.." && pwd)
+# Self-tests of the harness: the paths a guest uses resolve for a repository
+# under /tmp (guest-paths.sh, no boot), the VM runner must fail a run whose
+# kernel log shows a splat, pass a clean one, and the tree preparation must
+# stop loudly on a patch that does not apply and on a new file whose plain
+# copy differs from the series.  run.sh KERNEL-FLAVOR
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
 kernel=${1:-debug}
 # under build/: the guest mounts its own /tmp over the host one
 tmp=$(mktemp -d "$top/build/harness.XXXXXX")
 trap 'rm -rf "$tmp"; git -C "$top/build/pristine" worktree remove -f "$tmp/tree" 2>/dev/null' EXIT
+
+# 0. without booting: a repository under /tmp is seen in the guest
+bash "$top/tests/harness/guest-paths.sh"
 
 # 1. a clean run passes and returns the command's status
 bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm1" -- \
 	bash -c 'grep -q " /sys/fs/cgroup cgroup2" /proc/mounts && grep -q debugfs /proc/mounts && test -b /dev/ram0 && exit 7' \
 	> "$tmp/clean.log" 2>&1
 rc=$?
-[ $rc = 7 ] && echo "ok - VM runner returns the guest command's status (cgroup2, debugfs, brd present)" ||
-	{ echo "not ok - VM runner returns the guest command's status (got $rc)"; sed 's/^/# /' "$tmp/clean.log"; }
+if [ $rc = 7 ]; then
+	echo "ok - VM runner returns the guest command's status (cgroup2, debugfs, brd present)"
+else
+	echo "not ok - VM runner returns the guest command's status (got $rc)"
+	sed 's/^/# /' "$tmp/clean.log"
+fi
 
 # 2. a kernel WARNING fails the run even though the command succeeded
 bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2" -- \

@@ -16,6 +16,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 SWAPQ_DIR=$TOP/tools/swapq
 SWAPQ=$SWAPQ_DIR/swapq
 
+# shellcheck source=fixtures.sh
 . "$HERE/fixtures.sh"
 
 if ! make -s -C "$SWAPQ_DIR" >/dev/null; then

@@ -14,7 +14,7 @@
 # swapq_inject_swapin_delay_ms (SWAPQ_INJECT_DELAY, default 10) before it
 # locks and maps it: swapoff's unuse_pte() meets it there.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
 flavor=${1:-inject}
 delay=${SWAPQ_INJECT_DELAY:-10}
 out=$top/build/test-results/$flavor

@@ -13,8 +13,11 @@ found() { # TREE: lines of its sources naming a removed symbol
 	git -C "$1" grep -nwE "$removed" -- '*.c' '*.h'
 }
 n=$(found "$b/pristine" | wc -l)
-[ "$n" -gt 0 ] && echo "ok - the pristine tree names the removed symbols ($n lines)" ||
+if [ "$n" -gt 0 ]; then
+	echo "ok - the pristine tree names the removed symbols ($n lines)"
+else
 	echo "not ok - the pristine tree names the removed symbols"
+fi
 if found "$b/linux" > "$b/removed.txt"; then
 	echo "not ok - the patched tree no longer names them"
 	sed 's/^/# /' "$b/removed.txt"

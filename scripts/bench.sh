@@ -147,7 +147,7 @@ for r in $(seq 1 "$runs"); do
 			w=0
 			[ $k = control ] && w=$work
 			log "round $r/$runs: $k"
-			boot $k "$k-$r" -k $k -r "$r" "${args[@]}" -w "$w" $cases
+			boot $k "$k-$r" -k $k -r "$r" "${args[@]}" -w "$w" "${case_list[@]}"
 		done
 		continue
 	fi

@@ -61,6 +61,8 @@ fi
 : > "$out/output.log"
 accel=(-accel "${SWAPQ_ACCEL:-tcg,thread=multi}")
 if [ "${SWAPQ_ICOUNT:-0}" = 1 ]; then
+	# the commas are QEMU's option syntax, not array separators
+	# shellcheck disable=SC2054
 	accel=(-accel tcg,thread=single -icount shift=0,sleep=off
 	       -rtc base=2026-01-01T00:00:00,clock=vm -seed 1)
 	append="nokaslr norandmaps $append"

@@ -168,7 +168,7 @@ run_case() {
 		spid=$!
 	fi
 	ps0=$(proc_stat_sys) out0=$(vmstat pswpout) in0=$(vmstat pswpin)
-	in_memcg "$cg" "$USEMEM" -n "$nproc" -r "$passes" $seed -w "$work" \
+	in_memcg "$cg" "$USEMEM" -n "$nproc" -r "$passes" "${seed[@]}" -w "$work" \
 		-x "cat /proc/swaps > $out/swaps-$name.txt" "$size" > "$out/usemem-$name.log" 2>&1 || rc=$?
 	allsys=$(( $(proc_stat_sys) - ps0 ))
 	[ $lockstat = 1 ] && cat /proc/lock_stat > "$out/lock_stat-$name.txt"
@@ -204,9 +204,9 @@ echo "# guest-bench: $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 }'
 # the same values in every boot when measuring instructions, and usemem
 # from tmpfs: its text, reclaimed under the memcg limit, is read back
 # from memory, not over 9p
-seed=
+seed=()
 if [ "$icount" = 1 ]; then
-	seed="-s 1"
+	seed=(-s 1)
 	cp "$USEMEM" "$out/usemem" && USEMEM=$out/usemem
 fi
 "$USEMEM" 1M >/dev/null	# page the binary in before the first timed case

@@ -25,17 +25,9 @@
 duration=${SWAPQ_DURATION:-30}
 T=/sys/kernel/mm/transparent_hugepage
 ZC=/sys/class/zram-control
-splat_check=$SWAPQ_REPO/scripts/splat-check.sh
 [ -w $T/hugepages-64kB/enabled ] || { not_ok "64K mTHP supported by this kernel"; exit 1; }
 inject=/sys/module/kernel/parameters/swapq_inject_swapin_delay_ms
 [ -r $inject ] && diag "injected large-folio swap-in delay: $(cat $inject) ms"
-
-# log_clean SINCE: no splat in the kernel log after its first SINCE lines
-log_clean() {
-	dmesg | tail -n +$(($1 + 1)) > /tmp/11-dmesg
-	bash "$splat_check" /tmp/11-dmesg 2>&1 | sed 's/^/# /'
-	return "${PIPESTATUS[0]}"
-}
 
 # race NAME MEMCG_MAX WORKERS SIZE_KIB DEV... -- WORKER-ARGS...: swap on
 # DEV... at one priority (SIZE_KIB of each, "" for all), run WORKERS
@@ -52,7 +44,8 @@ race() {
 	for d in "${devs[@]}"; do swap_on "$d" 5 "$size" || not_ok "$name: swapon $d"; done
 	local cg mark stop=/tmp/11-stop.$name
 	cg=$(memcg swapoff-mthp "$max")
-	mark=$(dmesg | wc -l)
+	mark=11-$name
+	log_mark "$mark"
 	rm -f "$stop"
 	local sw0 sh0
 	sw0=$(cat $T/hugepages-64kB/stats/swpin 2>/dev/null || echo 0)
@@ -89,7 +82,7 @@ race() {
 		# stop early once the kernel complained: the rest is fallout
 		if [ $clean = 1 ] && [ $((SECONDS - last)) -ge 2 ]; then
 			last=$SECONDS
-			if dmesg | tail -n +$((mark + 1)) | grep -qE 'BUG:|WARNING:|Oops|Bad page'; then
+			if log_since "$mark" | grep -qE 'BUG:|WARNING:|Oops|Bad page'; then
 				clean=0
 				diag "$name: kernel splat after $cycles cycles, stopping early"
 				touch "$stop"

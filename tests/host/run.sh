@@ -560,6 +560,18 @@ sq "$NORMAL" watch -c 2 -i 0.1 -J
 check "watch --json prints one valid object per sample" \
 	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | jq -c -s "map(.rates | map(.type))")" = "[[0,1,2],[0,1,2]]" ]'
 
+sq "$NORMAL" watch -c 3 -i 0.1 -J
+now=$(date +%s)
+check "watch --json is JSON Lines: one compact object per sample, with time and interval" \
+	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" = 3 ] &&
+	 printf "%s\n" "$OUT" | while IFS= read -r line; do
+		printf "%s\n" "$line" | jq -e --argjson now "$now" \
+			"(.time | type == \"number\" and . > \$now - 60 and . < \$now + 60) and
+			 (.interval | type == \"number\" and . >= 0.09 and . < 5) and
+			 (.rates | length == 3)" >/dev/null || exit 1
+	 done &&
+	 [ "$(printf "%s\n" "$OUT" | jq -s "map(.time) | . == sort")" = true ]'
+
 sq "$EMPTY" watch -c 1 -i 0.05 -J
 check "watch --json on empty" '[ $RC = 0 ] && json_ok && jqt ".rates == []"'
 

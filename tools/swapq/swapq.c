@@ -653,6 +653,52 @@ static void sleep_for(double seconds)
 		;
 }
 
+/* Drop the blanks and newlines libsmartcols puts outside JSON strings. */
+static void compact_json(char *s)
+{
+	bool in_str = false, esc = false;
+	char *out = s;
+
+	for (; *s; s++) {
+		if (in_str) {
+			if (esc)
+				esc = false;
+			else if (*s == '\\')
+				esc = true;
+			else if (*s == '"')
+				in_str = false;
+		} else if (*s == '"') {
+			in_str = true;
+		} else if (isspace((unsigned char)*s)) {
+			continue;
+		}
+		*out++ = *s;
+	}
+	*out = '\0';
+}
+
+/*
+ * One JSON Lines record per sample: the table's object on one line, with
+ * the wall clock time of the sample and the seconds it covers up front,
+ * so that a consumer needs no state to place it.
+ */
+static void print_json_sample(struct libscols_table *tb, double elapsed)
+{
+	struct timespec ts;
+	char *data = NULL;
+
+	if (scols_print_table_to_string(tb, &data) || !data || data[0] != '{') {
+		swapq_err("out of memory");
+		exit(SWAPQ_EXIT_SYSERR);
+	}
+	compact_json(data);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	printf("{\"time\":%lld.%06ld,\"interval\":%.6f,%s\n",
+	       (long long)ts.tv_sec, ts.tv_nsec / 1000, elapsed, data + 1);
+	free(data);
+	scols_unref_table(tb);
+}
+
 static void print_rates(struct swapq_ctl *ctl, const struct swapq_state *prev,
 			const struct swapq_state *cur, double elapsed)
 {
@@ -695,7 +741,10 @@ static void print_rates(struct swapq_ctl *ctl, const struct swapq_state *prev,
 			}
 		}
 	}
-	print_table(tb);
+	if (ctl->json)
+		print_json_sample(tb, elapsed);
+	else
+		print_table(tb);
 }
 
 static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv)

@@ -174,6 +174,20 @@ check "-o with a column of another command exits 1" '[ $RC = 1 ] && [ -z "$OUT" 
 sq "$NORMAL" cpus -o SHARE
 check "cpus -o SHARE exits 1" '[ $RC = 1 ] && [ -z "$OUT" ]'
 
+while read -r cols dup; do
+	sq "$NORMAL" -o "$cols"
+	check "-o $cols (a duplicate column) exits 1 naming $dup" \
+		'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"column '\''$dup'\'' given twice"* ]]'
+done <<-EOF
+	NAME,NAME		NAME
+	name,TYPE,Name		NAME
+	+type			TYPE
+EOF
+
+sq "$NORMAL" quota --default -o QUOTA,quota
+check "quota --default -o QUOTA,QUOTA exits 1" \
+	'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"column '\''QUOTA'\'' given twice"* ]]'
+
 sq "$NORMAL" -o ""
 check "-o with an empty list exits 1" '[ $RC = 1 ]'
 
@@ -441,10 +455,26 @@ sq "$NORMAL" quota /dev/sdb1 -J
 check "quota PATH --json" '[ $RC = 0 ] && json_ok && jqt ".quotas == [{\"type\":2,\"name\":\"/dev/sdb1\",\"prio\":-2,\"quota\":1024}]"'
 
 sq "$NORMAL" quota --default
-check "quota --default shows the default quota" '[ $RC = 0 ] && [ "$OUT" = 512 ]'
+check "quota --default shows the default quota as a table" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(printf "QUOTA\n  512")" ]'
+
+sq "$NORMAL" quota --default -r -n
+check "quota --default -r -n prints the bare number" '[ $RC = 0 ] && [ "$OUT" = 512 ]'
 
 sq "$NORMAL" quota --default -J
-check "quota --default --json" '[ $RC = 0 ] && json_ok && jqt ".default_quota == 512"'
+check "quota --default --json is a libsmartcols table" \
+	'[ $RC = 0 ] && json_ok && jqt ".default_quota == [{\"quota\":512}]"'
+
+sq "$NORMAL" quota --default -n -o quota
+check "quota --default -o QUOTA -n" '[ $RC = 0 ] && [ "$OUT" = "  512" ]'
+
+sq "$NORMAL" quota --default -o NAME
+check "quota --default -o with a column it lacks exits 1" \
+	'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"unknown column for quota --default: '\''NAME'\''"* ]]'
+
+sq "$NORMAL" "quota --default"
+check "'quota --default' as one word is an unknown command" \
+	'[ $RC = 1 ] && [[ $ERR == *"unknown command"* ]]'
 
 sq "$NORMAL" quota 7
 check "quota of an unknown type exits 5" '[ $RC = 5 ] && one_error "7: unknown swap device"'

@@ -130,6 +130,7 @@ struct command {
 static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv);
+static int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_stats(struct swapq_ctl *ctl, int argc, char **argv);
 
@@ -149,6 +150,10 @@ static const int quota_cols[] = {
 	COL_RING, COL_POSITION,
 };
 
+static const int default_cols[] = {
+	COL_QUOTA,
+};
+
 static const int watch_cols[] = {
 	COL_RING, COL_PRIO, COL_TYPE, COL_NAME, COL_DELTA, COL_RATE, COL_MIBS,
 	COL_POSITION, COL_ALLOCATED,
@@ -166,6 +171,9 @@ static const struct command commands[] = {
 	COMMAND("status", "devices", cmd_status, status_cols, 10),
 	COMMAND("cpus", "cpus", cmd_cpus, cpus_cols, 6),
 	COMMAND("quota", "quotas", cmd_quota, quota_cols, 4),
+	/* quota --default; never matched by name, as it has a blank */
+	COMMAND("quota --default", "default_quota", cmd_quota_default,
+		default_cols, 1),
 	COMMAND("watch", "rates", cmd_watch, watch_cols, 7),
 	COMMAND("stats", "stats", cmd_stats, stats_cols, 2),
 };
@@ -212,6 +220,13 @@ static int select_columns(struct swapq_ctl *ctl)
 				  current->name, (int)len, p);
 			return SWAPQ_EXIT_USAGE;
 		}
+		/* A column twice would print twice, and clash as a JSON key. */
+		for (i = 0; i < ctl->ncolumns; i++)
+			if (ctl->columns[i] == id) {
+				swapq_err("column '%s' given twice",
+					  infos[id].name);
+				return SWAPQ_EXIT_USAGE;
+			}
 		if (ctl->ncolumns == sizeof(ctl->columns) / sizeof(ctl->columns[0])) {
 			swapq_err("too many columns");
 			return SWAPQ_EXIT_USAGE;
@@ -543,8 +558,10 @@ static void add_quota_line(struct swapq_ctl *ctl, struct libscols_table *tb,
 		set_dev_cell(ctl, ln, i, dev);
 }
 
-static int quota_default(struct swapq_ctl *ctl, int argc, char **argv)
+static int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv)
 {
+	struct libscols_table *tb;
+	struct libscols_line *ln;
 	unsigned long long pages;
 	struct swapq_state st;
 	int rc;
@@ -566,10 +583,10 @@ static int quota_default(struct swapq_ctl *ctl, int argc, char **argv)
 	rc = load(ctl, &st);
 	if (rc)
 		return rc;
-	if (ctl->json)
-		printf("{\n   \"default_quota\": %llu\n}\n", st.default_quota);
-	else
-		printf("%llu\n", st.default_quota);
+	tb = new_table(ctl);
+	ln = new_line(tb);
+	set_cell(ln, 0, "%llu", st.default_quota);
+	print_table(tb);
 	swapq_free_state(&st);
 	return 0;
 }
@@ -583,9 +600,6 @@ static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 	unsigned int r, m;
 	char rel[64], what[PATH_MAX + 16];
 	int rc;
-
-	if (ctl->set_default)
-		return quota_default(ctl, argc, argv);
 
 	if (argc > 2) {
 		swapq_err("quota: unexpected argument '%s'", argv[2]);
@@ -971,18 +985,22 @@ int main(int argc, char **argv)
 
 	if (optind < argc)
 		name = argv[optind++];
+	if (!strcmp(name, "quota") && ctl.set_default)
+		name = "quota --default";
+	else if (strchr(name, ' '))
+		name = "";
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name))
 			current = &commands[i];
 	if (!current) {
-		swapq_err("unknown command '%s'", name);
+		swapq_err("unknown command '%s'", argv[optind - 1]);
 		return bad_usage();
 	}
 	if ((interval_set || count_set) && current->fn != cmd_watch) {
 		swapq_err("--interval and --count are only valid with watch");
 		return bad_usage();
 	}
-	if (ctl.set_default && current->fn != cmd_quota) {
+	if (ctl.set_default && current->fn != cmd_quota_default) {
 		swapq_err("--default is only valid with quota");
 		return bad_usage();
 	}

@@ -200,6 +200,40 @@ check "--interval outside watch exits 1" '[ $RC = 1 ]'
 sq "$NORMAL" status --default
 check "--default outside quota exits 1" '[ $RC = 1 ]'
 
+sq "$NORMAL" status -1
+check "status -1 names the unexpected argument" \
+	'[ $RC = 1 ] && one_error "status: unexpected argument '\''-1'\''"'
+
+sq "$NORMAL" -r -n -o NAME status -5 -J
+check "a negative number after options is an argument, not an option" \
+	'[ $RC = 1 ] && one_error "status: unexpected argument '\''-5'\''"'
+
+sq "$NORMAL" -rno TYPE --count=2 -c 3 status
+check "option values are still taken (clusters, --opt=value)" \
+	'[ $RC = 1 ] && [[ $ERR == *"only valid with watch"* ]]'
+
+sq "$NORMAL" quota 0 -7
+check "quota 0 -7 says the number of pages is invalid" \
+	'[ $RC = 1 ] && one_error "invalid number of pages '\''-7'\''"'
+
+sq "$NORMAL" quota ""
+check "quota \"\" is a usage error" '[ $RC = 1 ] && one_error "quota: empty device name"'
+
+sq "$NORMAL" quota "" 5
+check "quota \"\" 5 is a usage error" '[ $RC = 1 ] && one_error "quota: empty device name"'
+
+sq "$TMP/nonexistent" status
+check "--sysroot that does not exist says so, exit 1" \
+	'[ $RC = 1 ] && one_error "sysroot $TMP/nonexistent: No such file or directory"'
+
+OUT=$(SWAPQ_SYSROOT=$TMP/nonexistent "$SWAPQ" 2>"$TMP/stderr") RC=$? ERR=$(<"$TMP/stderr")
+check "SWAPQ_SYSROOT that does not exist says so, exit 1" \
+	'[ $RC = 1 ] && one_error "sysroot $TMP/nonexistent: No such file or directory"'
+
+sq "$NORMAL/$Q/generation" status
+check "--sysroot that is a file says so, exit 1" \
+	'[ $RC = 1 ] && one_error "Not a directory"'
+
 # ---- status ----
 
 sq "$NORMAL"
@@ -602,7 +636,7 @@ check "watch --json is JSON Lines: one compact object per sample, with time and 
 	 done &&
 	 [ "$(printf "%s\n" "$OUT" | jq -s "map(.time) | . == sort")" = true ]'
 
-sq "$EMPTY" watch -c 1 -i 0.05 -J
+sq "$EMPTY" watch -c 1 -i 0.1 -J
 check "watch --json on empty" '[ $RC = 0 ] && json_ok && jqt ".rates == []"'
 
 page=$(getconf PAGESIZE)
@@ -615,22 +649,28 @@ check "watch computes the rate from allocated deltas" \
 	 jqt ".rates[0][\"pages/s\"] | . > 400 and . <= 500.1" &&
 	 jqt "(.rates[0][\"pages/s\"] * $page / 1048576) as \$m | .rates[0][\"mib/s\"] - \$m | . < 0.01 and . > -0.01"'
 
-for bad in 0 -1 abc 1e999 ""; do
+for bad in 0 -1 abc 1e999 "" 1e-9 1e1 0x10 0.09 86400.5 inf nan " 1" "1 " +1 1. . 1,5; do
 	sq "$NORMAL" watch -c 1 -i "$bad"
-	check "watch -i '$bad' exits 1" '[ $RC = 1 ]'
+	check "watch -i '$bad' exits 1 naming the interval and its range" \
+		'[ $RC = 1 ] && one_error "invalid interval '\''$bad'\'' (expected a decimal number of seconds from 0.1 to 86400)"'
+done
+
+for good in 0.1 .2 0.25 1; do
+	sq "$EMPTY" watch -c 1 -i "$good" -r
+	check "watch -i $good is accepted" '[ $RC = 0 ] && [ -z "$ERR" ]'
 done
 
 sq "$NORMAL" watch -c 0
 check "watch -c 0 exits 1" '[ $RC = 1 ] && one_error "invalid count"'
 
-sq "$NOFEATURE" watch -c 1 -i 0.05
+sq "$NOFEATURE" watch -c 1 -i 0.1
 check "watch without the feature exits 2" '[ $RC = 2 ]'
 
 # ---- JSON is valid everywhere ----
 
 for fx in normal empty one many; do
 	root=$(build_fixture "$fx" "json-$fx")
-	for cmd in status cpus stats quota "quota --default" "watch -c 1 -i 0.01"; do
+	for cmd in status cpus stats quota "quota --default" "watch -c 1 -i 0.1"; do
 		# shellcheck disable=SC2086
 		sq "$root" -J $cmd
 		check "--json $cmd on $fx is valid JSON" '[ $RC = 0 ] && json_ok'
@@ -650,7 +690,7 @@ VG_CASES=(
 	"normal|1|quota 1 abc"
 	"normal|5|quota /dev/nonexistent"
 	"normal|1|-o RING,BOGUS"
-	"normal|0|watch -c 2 -i 0.05"
+	"normal|0|watch -c 2 -i 0.1"
 	"bad_allocated|6|"
 	"position_gap|6|"
 	"dup_position|6|"

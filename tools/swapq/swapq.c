@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@
 #define SWAPQ_VERSION "1.0"
 #endif
 
+#define MIN_INTERVAL	0.1	/* seconds; below, sampling is mostly noise */
 #define MAX_INTERVAL	86400.0	/* seconds */
 
 struct swapq_ctl {
@@ -605,6 +607,10 @@ static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 		swapq_err("quota: unexpected argument '%s'", argv[2]);
 		return SWAPQ_EXIT_USAGE;
 	}
+	if (argc >= 1 && !*argv[0]) {
+		swapq_err("quota: empty device name");
+		return SWAPQ_EXIT_USAGE;
+	}
 	if (argc == 2) {
 		rc = parse_pages(argv[1], &pages);
 		if (rc)
@@ -870,18 +876,139 @@ static int bad_usage(void)
 	return SWAPQ_EXIT_USAGE;
 }
 
+/*
+ * Seconds as a plain decimal number: digits with an optional fraction.
+ * strtod() alone would also take exponents, hex, "inf" and blanks.
+ */
 static int parse_interval(const char *s, double *res)
 {
-	char *end;
+	const char *p = s;
+	size_t digits = 0;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (!isdigit((unsigned char)*s) && *s != '.')
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.') {
+		/* a fraction needs digits: "1." and "." are typos */
+		if (!isdigit((unsigned char)p[1]))
+			return -EINVAL;
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	}
+	if (!digits || *p)
 		return -EINVAL;
-	if (errno || *end || !isfinite(v) || v <= 0 || v > MAX_INTERVAL)
-		return -EINVAL;
+	v = strtod(s, NULL);
+	if (v < MIN_INTERVAL || v > MAX_INTERVAL)
+		return -ERANGE;
 	*res = v;
+	return 0;
+}
+
+/* Does the long option @arg ("--name", no "=value") take an argument? */
+static bool long_takes_arg(const struct option *longopts, const char *arg)
+{
+	size_t len = strlen(arg + 2);
+
+	for (; longopts->name; longopts++)
+		if (!strncmp(longopts->name, arg + 2, len) &&
+		    longopts->has_arg == required_argument)
+			return true;
+	return false;
+}
+
+/* Is @a an option that takes a value from the next word? */
+static bool value_missing(const char *a, const char *shortopts,
+			  const struct option *longopts)
+{
+	if (a[0] != '-' || !a[1] || isdigit((unsigned char)a[1]))
+		return false;
+	if (a[1] == '-')
+		return a[2] && !strchr(a, '=') && long_takes_arg(longopts, a);
+	for (a++; *a; a++) {
+		const char *o = strchr(shortopts, *a);
+
+		if (*a != ':' && o && o[1] == ':')
+			return !a[1];
+	}
+	return false;
+}
+
+/*
+ * getopt takes "-1" for option '1'. Numbers are never negative here, so
+ * a "-<digit>" word that is not the value of an option is an argument:
+ * move the options before a "--" and the arguments after it, in their
+ * order, so that the command reports the bad argument for what it is.
+ */
+static char **split_args(int *argcp, char **argv, const char *shortopts,
+			 const struct option *longopts)
+{
+	int argc = *argcp;
+	char **opts = xzalloc((argc + 2) * sizeof(*opts));
+	char **args = xzalloc((argc + 1) * sizeof(*args));
+	int i, nopts = 0, nargs = 0;
+
+	opts[nopts++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			while (++i < argc)
+				args[nargs++] = argv[i];
+			break;
+		}
+		if (a[0] != '-' || !a[1] || isdigit((unsigned char)a[1])) {
+			args[nargs++] = argv[i];
+			continue;
+		}
+		opts[nopts++] = argv[i];
+		if (a[1] == '-') {
+			if (!strchr(a, '=') && long_takes_arg(longopts, a) &&
+			    i + 1 < argc)
+				opts[nopts++] = argv[++i];
+			continue;
+		}
+		/* a cluster of short options: the first taking a value ends it */
+		for (a++; *a; a++) {
+			const char *o = strchr(shortopts, *a);
+
+			if (*a != ':' && o && o[1] == ':') {
+				if (!a[1] && i + 1 < argc)
+					opts[nopts++] = argv[++i];
+				break;
+			}
+		}
+	}
+	/*
+	 * An option missing its value is last: leave the words as they are,
+	 * for getopt to say so rather than to take our "--" as the value.
+	 */
+	if (i == argc && nopts > 1 && value_missing(argv[argc - 1], shortopts,
+						    longopts)) {
+		memcpy(opts, argv, argc * sizeof(*argv));
+	} else {
+		opts[nopts++] = "--";
+		memcpy(opts + nopts, args, nargs * sizeof(*args));
+		*argcp = nopts + nargs;
+	}
+	free(args);
+	return opts;
+}
+
+/* A sysroot that is not there would read as a kernel without the feature. */
+static int check_sysroot(const char *root)
+{
+	struct stat sb;
+
+	if (!*root)
+		return 0;
+	if (stat(root, &sb)) {
+		swapq_err("sysroot %s: %s", root, strerror(errno));
+		return SWAPQ_EXIT_USAGE;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		swapq_err("sysroot %s: %s", root, strerror(ENOTDIR));
+		return SWAPQ_EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -897,23 +1024,27 @@ static int close_stdout(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+enum { OPT_DEFAULT = 0x100, OPT_SYSROOT };
+
+static const char shortopts[] = ":Jrno:bi:c:hV";
+
+static const struct option longopts[] = {
+	{ "json",	no_argument,	   NULL, 'J' },
+	{ "raw",	no_argument,	   NULL, 'r' },
+	{ "noheadings",	no_argument,	   NULL, 'n' },
+	{ "output",	required_argument, NULL, 'o' },
+	{ "bytes",	no_argument,	   NULL, 'b' },
+	{ "default",	no_argument,	   NULL, OPT_DEFAULT },
+	{ "interval",	required_argument, NULL, 'i' },
+	{ "count",	required_argument, NULL, 'c' },
+	{ "sysroot",	required_argument, NULL, OPT_SYSROOT },
+	{ "help",	no_argument,	   NULL, 'h' },
+	{ "version",	no_argument,	   NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run(int argc, char **argv)
 {
-	enum { OPT_DEFAULT = 0x100, OPT_SYSROOT };
-	static const struct option longopts[] = {
-		{ "json",	no_argument,	   NULL, 'J' },
-		{ "raw",	no_argument,	   NULL, 'r' },
-		{ "noheadings",	no_argument,	   NULL, 'n' },
-		{ "output",	required_argument, NULL, 'o' },
-		{ "bytes",	no_argument,	   NULL, 'b' },
-		{ "default",	no_argument,	   NULL, OPT_DEFAULT },
-		{ "interval",	required_argument, NULL, 'i' },
-		{ "count",	required_argument, NULL, 'c' },
-		{ "sysroot",	required_argument, NULL, OPT_SYSROOT },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ "version",	no_argument,	   NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct swapq_ctl ctl = { .interval = 1.0 };
 	bool interval_set = false, count_set = false;
 	const char *name = "status";
@@ -925,7 +1056,7 @@ int main(int argc, char **argv)
 		ctl.sysroot = "";
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Jrno:bi:c:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J':
 			ctl.json = true;
@@ -947,14 +1078,16 @@ int main(int argc, char **argv)
 			break;
 		case 'i':
 			if (parse_interval(optarg, &ctl.interval)) {
-				swapq_err("invalid interval '%s'", optarg);
+				swapq_err("invalid interval '%s' (expected a decimal number of seconds from %g to %g)",
+					  optarg, MIN_INTERVAL, MAX_INTERVAL);
 				return SWAPQ_EXIT_USAGE;
 			}
 			interval_set = true;
 			break;
 		case 'c':
 			if (parse_u64(optarg, ULLONG_MAX, &ctl.count) || !ctl.count) {
-				swapq_err("invalid count '%s'", optarg);
+				swapq_err("invalid count '%s' (expected a decimal number from 1)",
+					  optarg);
 				return SWAPQ_EXIT_USAGE;
 			}
 			count_set = true;
@@ -972,9 +1105,7 @@ int main(int argc, char **argv)
 				  argv[optind - 1]);
 			return bad_usage();
 		default:
-			if (isdigit(optopt))
-				swapq_err("invalid number: negative values are not accepted");
-			else if (optopt)
+			if (optopt)
 				swapq_err("invalid option -- '%c'", optopt);
 			else
 				swapq_err("unrecognized option '%s'",
@@ -982,6 +1113,10 @@ int main(int argc, char **argv)
 			return bad_usage();
 		}
 	}
+
+	rc = check_sysroot(ctl.sysroot);
+	if (rc)
+		return rc;
 
 	if (optind < argc)
 		name = argv[optind++];
@@ -1014,4 +1149,13 @@ int main(int argc, char **argv)
 
 	c = close_stdout();
 	return rc ? rc : c;
+}
+
+int main(int argc, char **argv)
+{
+	char **args = split_args(&argc, argv, shortopts, longopts);
+	int rc = run(argc, args);
+
+	free(args);
+	return rc;
 }

@@ -443,6 +443,14 @@ done <<-EOF
 	debugfs_no_generation	no generation record
 EOF
 
+root=$(build_fixture debugfs_other_generation)
+sq "$root" cpus
+check "cpus refuses a debugfs dump of another generation than sysfs, after retries" \
+	'[ $RC = 6 ] && one_error "generation is 7, then 7, but the generation record of $root/sys/kernel/debug/swap/queue is 6, in each of 11 reads"'
+
+sq "$root" stats -r -n -o VALUE
+check "stats alone needs no sysfs generation" '[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | head -1)" = 12 ]'
+
 sq "$TMP/truncated_debugfs"
 check "status does not need debugfs" '[ $RC = 0 ] && [ -n "$OUT" ]'
 
@@ -531,6 +539,38 @@ sq "$link_root" quota "$TMP/swaplink" -r -n -o type
 check "quota finds a device through a symlink" '[ $RC = 0 ] && [ "$OUT" = 1 ]'
 
 # ---- quota: set ----
+
+# set_while_path_changes DESC PATHS...: devices/1/path is a FIFO that
+# gives PATHS, one per read, while "quota '/var/swap file' 77" runs: the
+# first read resolves the device, the next ones are the checks around
+# the write.
+set_while_path_changes() {
+	local desc=$1 root p
+	shift
+	root=$(build_fixture normal fifo)
+	rm "$root/$Q/devices/1/path"
+	mkfifo "$root/$Q/devices/1/path"
+	# the pause lets the reader see the end of one value before the next
+	( for p in "$@"; do echo "$p" >"$root/$Q/devices/1/path"; sleep 0.3; done ) &
+	local writer=$!
+	OUT=$(timeout 10 "$SWAPQ" --sysroot "$root" quota "/var/swap file" 77 2>"$TMP/stderr")
+	RC=$? ERR=$(<"$TMP/stderr")
+	kill "$writer" 2>/dev/null
+	wait "$writer" 2>/dev/null
+	QUOTA_NOW=$(cat "$root/$Q/devices/1/quota")
+}
+
+set_while_path_changes before "/var/swap file" /dev/sdz1
+check "quota by path: device swapped off before the write exits 5, nothing written" \
+	'[ $RC = 5 ] && one_error "unknown swap device (swapped off before" && [ "$QUOTA_NOW" = 256 ]'
+
+set_while_path_changes after "/var/swap file" "/var/swap file" /dev/sdz1
+check "quota by path: type taken by another device during the write exits 5" \
+	'[ $RC = 5 ] && one_error "unknown swap device (swapped off while"'
+
+set_while_path_changes none "/var/swap file" "/var/swap file" "/var/swap file"
+check "quota by path: unchanged device, written after two checks" \
+	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$QUOTA_NOW" = 77 ]'
 
 sq "$NORMAL" quota 0 2048
 check "quota TYPE PAGES writes the quota file" \

@@ -451,14 +451,11 @@ static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv)
 
 	rc = no_args(argc, argv);
 	if (!rc)
-		rc = load(ctl, &st);
+		rc = swapq_check_feature(ctl->sysroot);
+	if (!rc)
+		rc = swapq_load_snapshot(ctl->sysroot, &st, &dbg);
 	if (rc)
 		return rc;
-	rc = swapq_load_debug(ctl->sysroot, &dbg);
-	if (rc) {
-		swapq_free_state(&st);
-		return rc;
-	}
 
 	tb = new_table(ctl);
 	for (c = 0; c < dbg.nr_cpus; c++) {
@@ -593,6 +590,36 @@ static int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Set the quota of @dev, found by @name. By path, the type may go to
+ * another device in the meantime: check it before and after the write.
+ */
+static int write_dev_quota(struct swapq_ctl *ctl, const char *name,
+			   const struct swapq_dev *dev, const char *rel,
+			   const char *what, unsigned long long pages)
+{
+	unsigned long long type;
+	bool by_path = parse_u64(name, ULLONG_MAX, &type) != 0;
+	int rc;
+
+	if (by_path) {
+		rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
+		if (rc == SWAPQ_EXIT_NODEV)
+			swapq_err("%s: unknown swap device (swapped off before its quota was set; nothing written)",
+				  name);
+		if (rc)
+			return rc;
+	}
+	rc = swapq_write_quota(ctl->sysroot, rel, what, pages);
+	if (rc || !by_path)
+		return rc;
+	rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
+	if (rc == SWAPQ_EXIT_NODEV)
+		swapq_err("%s: unknown swap device (swapped off while its quota was set; swap type %d may now be another device)",
+			  name, dev->type);
+	return rc;
+}
+
 static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	unsigned long long pages = 0;
@@ -646,7 +673,7 @@ static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 	} else {
 		snprintf(rel, sizeof(rel), "devices/%d/quota", dev->type);
 		snprintf(what, sizeof(what), "quota of %s", dev->path);
-		rc = swapq_write_quota(ctl->sysroot, rel, what, pages);
+		rc = write_dev_quota(ctl, argv[0], dev, rel, what, pages);
 	}
 out:
 	swapq_free_state(&st);

@@ -107,6 +107,9 @@ int swapq_load_state(const char *root, struct swapq_state *st);
 void swapq_free_state(struct swapq_state *st);
 int swapq_load_debug(const char *root, struct swapq_debug *dbg);
 void swapq_free_debug(struct swapq_debug *dbg);
+int swapq_load_snapshot(const char *root, struct swapq_state *st,
+			struct swapq_debug *dbg);
+int swapq_check_dev_path(const char *root, int type, const char *path);
 struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name);
 int swapq_write_quota(const char *root, const char *relpath,
 		      const char *what, unsigned long long value);

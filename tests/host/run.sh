@@ -137,7 +137,7 @@ done
 for opt in $(printf '%s\n' "$help" | grep -o -- '--[a-z]*' | sort -u); do
 	grep -qF -- "\\-\\-${opt#--}" "$SWAPQ_DIR/swapq.8" || missing+=" $opt"
 done
-for cmd in status cpus stats quota watch; do
+for cmd in status cpus stats quota watch apply; do
 	grep -qE "^\.BR? $cmd( |\$)" "$SWAPQ_DIR/swapq.8" || missing+=" $cmd"
 done
 for code in 0 1 2 3 4 5 6 7; do
@@ -650,6 +650,140 @@ else
 		'[ $RC = 4 ] && one_error "Permission denied"'
 fi
 
+# ---- apply and quota --save ----
+
+# mtimes of the queue's files: a write changes them even if the value
+# is the same (it truncates), so equal mtimes mean nothing was written
+queue_mtimes() {
+	find "$1/$Q" -type f -printf '%T@ %p\n' | sort
+}
+
+APPLY=$(build_fixture normal apply)
+mkdir -p "$APPLY/dev/disk/by-uuid" "$APPLY/dev/disk/by-label" "$APPLY/etc"
+ln -s ../../sdb1 "$APPLY/dev/disk/by-uuid/0a1b-2c3d"
+ln -s /dev/vda2 "$APPLY/dev/disk/by-label/fast"
+cat >"$TMP/tuning.conf" <<-'EOF'
+	# swap tuning
+	default_quota 1000
+	LABEL=fast quota 2048	# the fast one
+	UUID=0a1b-2c3d quota 64
+	/var/swap\040file quota 256
+	/dev/sdz9 quota 5
+EOF
+
+sq "$APPLY" apply "$TMP/tuning.conf"
+check "apply sets what differs, by path, UUID= and LABEL=, and reports it" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	default_quota: 512 -> 1000
+	/dev/vda2 quota: 512 -> 2048
+	/dev/sdb1 quota: 1024 -> 64
+	EOF
+	)" ] && [ "$(cat "$APPLY/$Q/default_quota" "$APPLY/$Q/devices/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
+check "apply reports a device that is not swapped on, and skips it" \
+	'[ "$ERR" = "swapq: $TMP/tuning.conf:6: /dev/sdz9: not swapped on, skipped" ]'
+
+before=$(queue_mtimes "$APPLY")
+sleep 0.05
+sq "$APPLY" apply "$TMP/tuning.conf"
+check "a second apply writes nothing and reports no change" \
+	'[ $RC = 0 ] && [ -z "$OUT" ] && [ "$(queue_mtimes "$APPLY")" = "$before" ]'
+
+sq "$APPLY" quota --save
+check "quota --save prints the tuning in the format of apply, paths escaped" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	# swapq apply reads this; see swapq(8)
+	default_quota 1000
+	/dev/vda2 quota 2048
+	/var/swap\040file quota 256
+	/dev/sdb1 quota 64
+	EOF
+	)" ]'
+
+sq "$APPLY" quota --save "$TMP/saved.conf"
+check "quota --save FILE writes the file, nothing on stdout" \
+	'[ $RC = 0 ] && [ -z "$OUT$ERR" ] && grep -qxF "/dev/sdb1 quota 64" "$TMP/saved.conf"'
+
+before=$(queue_mtimes "$APPLY")
+sleep 0.05
+sq "$APPLY" apply "$TMP/saved.conf"
+check "apply of what quota --save wrote writes nothing" \
+	'[ $RC = 0 ] && [ -z "$OUT$ERR" ] && [ "$(queue_mtimes "$APPLY")" = "$before" ]'
+
+sq "$NORMAL" apply "$TMP/saved.conf"
+check "apply of a saved file restores the tuning on another tree" \
+	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" = 3 ] &&
+	 [ "$(cat "$NORMAL/$Q/default_quota" "$DEV/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
+NORMAL=$(build_fixture normal)
+DEV=$NORMAL/$Q/devices
+
+cp "$TMP/tuning.conf" "$APPLY/etc/swapq.conf"
+echo "default_quota 333" >>"$APPLY/etc/swapq.conf"
+sq "$APPLY" apply
+check "apply without FILE reads etc/swapq.conf below the sysroot" \
+	'[ $RC = 1 ] && [[ $ERR == *"$APPLY/etc/swapq.conf:7: default_quota already set on line 2"* ]]'
+
+cat >"$TMP/bad.conf" <<-'EOF'
+	default_quota 100
+	default_quota
+	swap0 quota 5
+	/dev/vda2 quota 0
+	/dev/vda2 quotas 5
+	/dev/sdb1 quota 5 extra
+	/dev/sdb1 quota 7
+	/dev/sdb1 quota 8
+	UUID= quota 5
+EOF
+before=$(tree_sum "$APPLY")
+sq "$APPLY" apply "$TMP/bad.conf"
+check "apply of a bad file reports every bad line as file:line, applies nothing, exit 1" \
+	'[ $RC = 1 ] && [ -z "$OUT" ] && [ "$(tree_sum "$APPLY")" = "$before" ] &&
+	 [ "$ERR" = "$(cat <<-EOF
+	swapq: $TMP/bad.conf:2: expected '\''default_quota <pages>'\''
+	swapq: $TMP/bad.conf:3: invalid device '\''swap0'\'' (expected a path, UUID= or LABEL=)
+	swapq: $TMP/bad.conf:4: invalid number of pages '\''0'\'' (expected 1-1048576)
+	swapq: $TMP/bad.conf:5: expected '\''default_quota <pages>'\'' or '\''<device> quota <pages>'\''
+	swapq: $TMP/bad.conf:6: expected '\''default_quota <pages>'\'' or '\''<device> quota <pages>'\''
+	swapq: $TMP/bad.conf:8: /dev/sdb1 already set on line 7
+	swapq: $TMP/bad.conf:9: invalid device '\''UUID='\'' (expected a path, UUID= or LABEL=)
+	swapq: $TMP/bad.conf: 7 bad lines, nothing applied
+	EOF
+	)" ]'
+
+printf '/dev/sdb1 quota 5\nUUID=0a1b-2c3d quota 6\n' >"$TMP/twice.conf"
+sq "$APPLY" apply "$TMP/twice.conf"
+check "apply of one device named twice (path and UUID) applies nothing" \
+	'[ $RC = 1 ] && [ "$(tree_sum "$APPLY")" = "$before" ] &&
+	 one_error "twice.conf:2: UUID=0a1b-2c3d is the device of line 1 (/dev/sdb1), nothing applied"'
+
+sq "$APPLY" apply "$TMP/nonexistent.conf"
+check "apply of a missing file exits 1 and says so" \
+	'[ $RC = 1 ] && one_error "cannot read $TMP/nonexistent.conf: No such file or directory"'
+
+sq "$APPLY" apply "$TMP/tuning.conf" extra
+check "apply with two files exits 1" '[ $RC = 1 ] && one_error "apply: unexpected argument"'
+
+sq "$APPLY" apply -o NAME "$TMP/tuning.conf"
+check "apply -o exits 1" '[ $RC = 1 ] && [[ $ERR == *"apply has no output columns"* ]]'
+
+sq "$APPLY" status --save
+check "--save outside quota exits 1" '[ $RC = 1 ] && [[ $ERR == *"--save is only valid with quota"* ]]'
+
+root=$(build_fixture swapoff)
+printf '/dev/sdc1 quota 9\n' >"$TMP/off.conf"
+sq "$root" apply "$TMP/off.conf"
+check "apply skips a device being swapped off" \
+	'[ $RC = 0 ] && [ -z "$OUT" ] && [ "$(cat "$root/$Q/devices/3/quota")" = 512 ] &&
+	 [[ $ERR == *"/dev/sdc1: not swapped on, skipped"* ]]'
+
+sq "$NOFEATURE" apply "$TMP/saved.conf"
+check "apply without the feature exits 2" '[ $RC = 2 ]'
+
+unit=$SWAPQ_DIR/swapq-apply.service
+OUT=$(cat "$unit") RC=0 ERR=
+check "swapq-apply.service is a oneshot after swap.target running swapq apply" \
+	'grep -qx "Type=oneshot" "$unit" && grep -qx "After=swap.target" "$unit" &&
+	 grep -q "^ExecStart=.*/swapq apply" "$unit" && grep -q "^WantedBy=" "$unit"'
+
 # ---- watch ----
 
 NORMAL=$(build_fixture normal)
@@ -731,6 +865,7 @@ VG_CASES=(
 	"normal|5|quota /dev/nonexistent"
 	"normal|1|-o RING,BOGUS"
 	"normal|0|watch -c 2 -i 0.1"
+	"normal|0|quota --save"
 	"bad_allocated|6|"
 	"position_gap|6|"
 	"dup_position|6|"

@@ -38,6 +38,7 @@ struct swapq_ctl {
 	bool noheadings;
 	bool bytes;
 	bool set_default;		/* quota --default */
+	bool save;			/* quota --save */
 	double interval;		/* watch -i */
 	unsigned long long count;	/* watch -c, 0 = forever */
 
@@ -132,9 +133,11 @@ struct command {
 static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv);
+static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_stats(struct swapq_ctl *ctl, int argc, char **argv);
+static int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv);
 
 static const int status_cols[] = {
 	COL_RING, COL_PRIO, COL_TYPE, COL_NAME, COL_SIZE, COL_USED,
@@ -178,6 +181,8 @@ static const struct command commands[] = {
 		default_cols, 1),
 	COMMAND("watch", "rates", cmd_watch, watch_cols, 7),
 	COMMAND("stats", "stats", cmd_stats, stats_cols, 2),
+	/* no table: it reports what it changes */
+	{ .name = "apply", .fn = cmd_apply },
 };
 
 static const struct command *current;
@@ -205,6 +210,13 @@ static int select_columns(struct swapq_ctl *ctl)
 	size_t i;
 
 	ctl->ncolumns = 0;
+	if (!current->ncols) {
+		if (p) {
+			swapq_err("%s has no output columns", current->name);
+			return SWAPQ_EXIT_USAGE;
+		}
+		return 0;
+	}
 	if (!p || *p == '+') {
 		for (i = 0; i < current->ndefault; i++)
 			ctl->columns[ctl->ncolumns++] = current->cols[i];
@@ -622,6 +634,37 @@ static int write_dev_quota(struct swapq_ctl *ctl, const char *name,
 
 static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 {
+	if (ctl->save) {
+		if (argc > 1) {
+			swapq_err("quota --save: unexpected argument '%s'", argv[1]);
+			return SWAPQ_EXIT_USAGE;
+		}
+		if (argc && !*argv[0]) {
+			swapq_err("quota --save: empty file name");
+			return SWAPQ_EXIT_USAGE;
+		}
+		return swapq_save(ctl->sysroot, argc ? argv[0] : NULL);
+	}
+	return quota_devices(ctl, argc, argv);
+}
+
+/* ---- apply ---- */
+
+static int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
+{
+	if (argc > 1) {
+		swapq_err("apply: unexpected argument '%s'", argv[1]);
+		return SWAPQ_EXIT_USAGE;
+	}
+	if (argc && !*argv[0]) {
+		swapq_err("apply: empty file name");
+		return SWAPQ_EXIT_USAGE;
+	}
+	return swapq_apply(ctl->sysroot, argc ? argv[0] : NULL);
+}
+
+static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
+{
 	unsigned long long pages = 0;
 	struct libscols_table *tb;
 	struct swapq_dev *dev;
@@ -843,6 +886,8 @@ static void __attribute__((__noreturn__)) usage(void)
 	       " swapq [options] stats\n"
 	       " swapq [options] quota [<device> [<pages>]]\n"
 	       " swapq [options] quota --default [<pages>]\n"
+	       " swapq [options] quota --save [<file>]\n"
+	       " swapq [options] apply [<file>]\n"
 	       " swapq [options] watch [-i <seconds>] [-c <count>]\n"
 	       "\n"
 	       "Inspect and tune swap device priority queues.\n"
@@ -853,6 +898,7 @@ static void __attribute__((__noreturn__)) usage(void)
 	       " stats           queue event counters\n"
 	       " quota           show or set per-device quotas (pages per turn)\n"
 	       " watch           per-device allocation rates\n"
+	       " apply           set the quotas of a file (default " SWAPQ_CONF_FILE ")\n"
 	       "\n"
 	       "Options:\n"
 	       " -J, --json               use JSON output format\n"
@@ -861,6 +907,7 @@ static void __attribute__((__noreturn__)) usage(void)
 	       " -o, --output <list>      output columns (\"+<list>\" adds to the defaults)\n"
 	       " -b, --bytes              print SIZE and USED in bytes\n"
 	       "     --default            quota: the quota given to devices at swapon\n"
+	       "     --save               quota: print the tuning for apply, or write <file>\n"
 	       " -i, --interval <secs>    watch: seconds between samples (default 1)\n"
 	       " -c, --count <count>      watch: stop after <count> samples\n"
 	       "     --sysroot <dir>      look for /sys and /proc below <dir>\n"
@@ -874,6 +921,8 @@ static void __attribute__((__noreturn__)) usage(void)
 
 	printf("\nOutput columns (optional ones in brackets):\n");
 	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		if (!commands[c].ncols)
+			continue;
 		printf(" %-7s", commands[c].name);
 		for (i = 0; i < commands[c].ncols; i++)
 			printf("%s%s", i == commands[c].ndefault ? " [" : " ",
@@ -1051,7 +1100,7 @@ static int close_stdout(void)
 	return 0;
 }
 
-enum { OPT_DEFAULT = 0x100, OPT_SYSROOT };
+enum { OPT_DEFAULT = 0x100, OPT_SAVE, OPT_SYSROOT };
 
 static const char shortopts[] = ":Jrno:bi:c:hV";
 
@@ -1062,6 +1111,7 @@ static const struct option longopts[] = {
 	{ "output",	required_argument, NULL, 'o' },
 	{ "bytes",	no_argument,	   NULL, 'b' },
 	{ "default",	no_argument,	   NULL, OPT_DEFAULT },
+	{ "save",	no_argument,	   NULL, OPT_SAVE },
 	{ "interval",	required_argument, NULL, 'i' },
 	{ "count",	required_argument, NULL, 'c' },
 	{ "sysroot",	required_argument, NULL, OPT_SYSROOT },
@@ -1102,6 +1152,9 @@ static int run(int argc, char **argv)
 			break;
 		case OPT_DEFAULT:
 			ctl.set_default = true;
+			break;
+		case OPT_SAVE:
+			ctl.save = true;
 			break;
 		case 'i':
 			if (parse_interval(optarg, &ctl.interval)) {
@@ -1160,6 +1213,10 @@ static int run(int argc, char **argv)
 	}
 	if ((interval_set || count_set) && current->fn != cmd_watch) {
 		swapq_err("--interval and --count are only valid with watch");
+		return bad_usage();
+	}
+	if (ctl.save && (current->fn != cmd_quota || ctl.output || ctl.json)) {
+		swapq_err("--save is only valid with quota, without --default, --output and --json");
 		return bad_usage();
 	}
 	if (ctl.set_default && current->fn != cmd_quota_default) {

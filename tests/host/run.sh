@@ -120,10 +120,49 @@ OUT=$(make -n -B -C "$SWAPQ_DIR" 2>&1) RC=$? ERR=
 check "make compiles with -Wall -Wextra -Werror -O2 -g and links libsmartcols" \
 	'[[ $OUT == *"-Wall -Wextra -Werror -O2 -g"* && $OUT == *-lsmartcols* ]]'
 
+# installed DIR: "mode path" of every file below DIR, sorted
+installed() {
+	(cd "$1" && find . -type f -printf '%m %p\n' | sort)
+}
+
 OUT=$(make -s -C "$SWAPQ_DIR" install DESTDIR="$TMP/inst" PREFIX=/usr 2>&1) RC=$? ERR=
-check "make install DESTDIR PREFIX installs the binary and the man page" \
-	'[ $RC = 0 ] && [ -x "$TMP/inst/usr/sbin/swapq" ] &&
-	 [ -f "$TMP/inst/usr/share/man/man8/swapq.8" ]'
+check "make install DESTDIR PREFIX=/usr installs binary, man page, unit and completion" \
+	'[ $RC = 0 ] && [ "$(installed "$TMP/inst")" = "$(cat <<-"EOF"
+	644 ./usr/lib/systemd/system/swapq-apply.service
+	644 ./usr/share/bash-completion/completions/swapq
+	644 ./usr/share/man/man8/swapq.8
+	755 ./usr/sbin/swapq
+	EOF
+	)" ] && cmp -s "$TMP/inst/usr/share/man/man8/swapq.8" "$SWAPQ_DIR/swapq.8"'
+check "the installed unit runs the installed binary, without DESTDIR" \
+	'grep -qx "ExecStart=/usr/sbin/swapq apply /etc/swapq.conf" "$TMP/inst/usr/lib/systemd/system/swapq-apply.service" &&
+	 ! grep -q "@SBINDIR@\|$TMP" "$TMP/inst/usr/lib/systemd/system/swapq-apply.service"'
+
+OUT=$(make -s -C "$SWAPQ_DIR" install DESTDIR="$TMP/inst-local" 2>&1) RC=$? ERR=
+check "make install defaults to PREFIX=/usr/local" \
+	'[ $RC = 0 ] && [ -x "$TMP/inst-local/usr/local/sbin/swapq" ] &&
+	 [ -f "$TMP/inst-local/usr/local/share/man/man8/swapq.8" ] &&
+	 [ -f "$TMP/inst-local/usr/local/share/bash-completion/completions/swapq" ] &&
+	 grep -qx "ExecStart=/usr/local/sbin/swapq apply /etc/swapq.conf" "$TMP/inst-local/usr/local/lib/systemd/system/swapq-apply.service"'
+
+if command -v systemd-analyze >/dev/null; then
+	OUT=$(cd "$TMP/inst/usr/lib/systemd/system" && systemd-analyze verify --man=no ./swapq-apply.service 2>&1 | grep -v "swapq: .*No such file\|Command /usr/sbin/swapq is not executable") RC=$? ERR=
+	check "systemd-analyze verify accepts the unit" '[ -f "$TMP/inst/usr/lib/systemd/system/swapq-apply.service" ] && [ -z "$OUT" ]'
+else
+	skip "systemd-analyze verify accepts the unit" "no systemd-analyze"
+fi
+
+# the completion, sourced with a stub _init_completion as bash-completion has
+OUT=$(PATH=$SWAPQ_DIR:$PATH bash -c '
+	_init_completion() { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}
+		words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
+	. "$1"
+	COMP_WORDS=(swapq q); COMP_CWORD=1; _swapq; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(swapq cpus -o CPU,R); COMP_CWORD=3; _swapq; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(swapq --js); COMP_CWORD=1; _swapq; echo "${COMPREPLY[*]}"
+	complete -p swapq' _ "$TMP/inst/usr/share/bash-completion/completions/swapq" 2>&1) RC=$? ERR=
+check "the bash completion completes commands, columns and options" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(printf "quota\nCPU,RING\n--json\ncomplete -F _swapq swapq")" ]'
 
 OUT=$(LC_ALL=C groff -man -Tutf8 -ww -z "$SWAPQ_DIR/swapq.8" 2>&1) RC=$? ERR=
 check "man page renders without warnings" '[ $RC = 0 ] && [ -z "$OUT" ]'

@@ -282,3 +282,10 @@ fixture_debugfs_no_generation() {
 	fixture_normal "$1"
 	sed -i '/^generation/d' "$1/$DBG"
 }
+
+# The debugfs dump is of another generation than sysfs, as if the queue
+# were published between the reads, every time.
+fixture_debugfs_other_generation() {
+	fixture_normal "$1"
+	sed -i 's/^generation 7$/generation 6/' "$1/$DBG"
+}

@@ -121,10 +121,49 @@ OUT=$(make -n -B -C "$SWAPQ_DIR" 2>&1) RC=$? ERR=
 check "make compiles with -Wall -Wextra -Werror -O2 -g and links libsmartcols" \
 	'[[ $OUT == *"-Wall -Wextra -Werror -O2 -g"* && $OUT == *-lsmartcols* ]]'
 
+# installed DIR: "mode path" of every file below DIR, sorted
+installed() {
+	(cd "$1" && find . -type f -printf '%m %p\n' | sort)
+}
+
 OUT=$(make -s -C "$SWAPQ_DIR" install DESTDIR="$TMP/inst" PREFIX=/usr 2>&1) RC=$? ERR=
-check "make install DESTDIR PREFIX installs the binary and the man page" \
-	'[ $RC = 0 ] && [ -x "$TMP/inst/usr/sbin/swapq" ] &&
-	 [ -f "$TMP/inst/usr/share/man/man8/swapq.8" ]'
+check "make install DESTDIR PREFIX=/usr installs binary, man page, unit and completion" \
+	'[ $RC = 0 ] && [ "$(installed "$TMP/inst")" = "$(cat <<-"EOF"
+	644 ./usr/lib/systemd/system/swapq-apply.service
+	644 ./usr/share/bash-completion/completions/swapq
+	644 ./usr/share/man/man8/swapq.8
+	755 ./usr/sbin/swapq
+	EOF
+	)" ] && cmp -s "$TMP/inst/usr/share/man/man8/swapq.8" "$SWAPQ_DIR/swapq.8"'
+check "the installed unit runs the installed binary, without DESTDIR" \
+	'grep -qx "ExecStart=/usr/sbin/swapq apply /etc/swapq.conf" "$TMP/inst/usr/lib/systemd/system/swapq-apply.service" &&
+	 ! grep -q "@SBINDIR@\|$TMP" "$TMP/inst/usr/lib/systemd/system/swapq-apply.service"'
+
+OUT=$(make -s -C "$SWAPQ_DIR" install DESTDIR="$TMP/inst-local" 2>&1) RC=$? ERR=
+check "make install defaults to PREFIX=/usr/local" \
+	'[ $RC = 0 ] && [ -x "$TMP/inst-local/usr/local/sbin/swapq" ] &&
+	 [ -f "$TMP/inst-local/usr/local/share/man/man8/swapq.8" ] &&
+	 [ -f "$TMP/inst-local/usr/local/share/bash-completion/completions/swapq" ] &&
+	 grep -qx "ExecStart=/usr/local/sbin/swapq apply /etc/swapq.conf" "$TMP/inst-local/usr/local/lib/systemd/system/swapq-apply.service"'
+
+if command -v systemd-analyze >/dev/null; then
+	OUT=$(cd "$TMP/inst/usr/lib/systemd/system" && systemd-analyze verify --man=no ./swapq-apply.service 2>&1 | grep -v "swapq: .*No such file\|Command /usr/sbin/swapq is not executable") RC=$? ERR=
+	check "systemd-analyze verify accepts the unit" '[ -f "$TMP/inst/usr/lib/systemd/system/swapq-apply.service" ] && [ -z "$OUT" ]'
+else
+	skip "systemd-analyze verify accepts the unit" "no systemd-analyze"
+fi
+
+# the completion, sourced with a stub _init_completion as bash-completion has
+OUT=$(PATH=$SWAPQ_DIR:$PATH bash -c '
+	_init_completion() { cur=${COMP_WORDS[COMP_CWORD]}; prev=${COMP_WORDS[COMP_CWORD-1]}
+		words=("${COMP_WORDS[@]}"); cword=$COMP_CWORD; }
+	. "$1"
+	COMP_WORDS=(swapq q); COMP_CWORD=1; _swapq; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(swapq cpus -o CPU,R); COMP_CWORD=3; _swapq; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(swapq --js); COMP_CWORD=1; _swapq; echo "${COMPREPLY[*]}"
+	complete -p swapq' _ "$TMP/inst/usr/share/bash-completion/completions/swapq" 2>&1) RC=$? ERR=
+check "the bash completion completes commands, columns and options" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(printf "quota\nCPU,RING\n--json\ncomplete -F _swapq swapq")" ]'
 
 OUT=$(LC_ALL=C groff -man -Tutf8 -ww -z "$SWAPQ_DIR/swapq.8" 2>&1) RC=$? ERR=
 check "man page renders without warnings" '[ $RC = 0 ] && [ -z "$OUT" ]'
@@ -138,7 +177,7 @@ done
 for opt in $(printf '%s\n' "$help" | grep -o -- '--[a-z]*' | sort -u); do
 	grep -qF -- "\\-\\-${opt#--}" "$SWAPQ_DIR/swapq.8" || missing+=" $opt"
 done
-for cmd in status cpus stats quota watch; do
+for cmd in status cpus stats quota watch apply; do
 	grep -qE "^\.BR? $cmd( |\$)" "$SWAPQ_DIR/swapq.8" || missing+=" $cmd"
 done
 for code in 0 1 2 3 4 5 6 7; do
@@ -175,6 +214,20 @@ check "-o with a column of another command exits 1" '[ $RC = 1 ] && [ -z "$OUT" 
 sq "$NORMAL" cpus -o SHARE
 check "cpus -o SHARE exits 1" '[ $RC = 1 ] && [ -z "$OUT" ]'
 
+while read -r cols dup; do
+	sq "$NORMAL" -o "$cols"
+	check "-o $cols (a duplicate column) exits 1 naming $dup" \
+		'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"column '\''$dup'\'' given twice"* ]]'
+done <<-EOF
+	NAME,NAME		NAME
+	name,TYPE,Name		NAME
+	+type			TYPE
+EOF
+
+sq "$NORMAL" quota --default -o QUOTA,quota
+check "quota --default -o QUOTA,QUOTA exits 1" \
+	'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"column '\''QUOTA'\'' given twice"* ]]'
+
 sq "$NORMAL" -o ""
 check "-o with an empty list exits 1" '[ $RC = 1 ]'
 
@@ -186,6 +239,40 @@ check "--interval outside watch exits 1" '[ $RC = 1 ]'
 
 sq "$NORMAL" status --default
 check "--default outside quota exits 1" '[ $RC = 1 ]'
+
+sq "$NORMAL" status -1
+check "status -1 names the unexpected argument" \
+	'[ $RC = 1 ] && one_error "status: unexpected argument '\''-1'\''"'
+
+sq "$NORMAL" -r -n -o NAME status -5 -J
+check "a negative number after options is an argument, not an option" \
+	'[ $RC = 1 ] && one_error "status: unexpected argument '\''-5'\''"'
+
+sq "$NORMAL" -rno TYPE --count=2 -c 3 status
+check "option values are still taken (clusters, --opt=value)" \
+	'[ $RC = 1 ] && [[ $ERR == *"only valid with watch"* ]]'
+
+sq "$NORMAL" quota 0 -7
+check "quota 0 -7 says the number of pages is invalid" \
+	'[ $RC = 1 ] && one_error "invalid number of pages '\''-7'\''"'
+
+sq "$NORMAL" quota ""
+check "quota \"\" is a usage error" '[ $RC = 1 ] && one_error "quota: empty device name"'
+
+sq "$NORMAL" quota "" 5
+check "quota \"\" 5 is a usage error" '[ $RC = 1 ] && one_error "quota: empty device name"'
+
+sq "$TMP/nonexistent" status
+check "--sysroot that does not exist says so, exit 1" \
+	'[ $RC = 1 ] && one_error "sysroot $TMP/nonexistent: No such file or directory"'
+
+OUT=$(SWAPQ_SYSROOT=$TMP/nonexistent "$SWAPQ" 2>"$TMP/stderr") RC=$? ERR=$(<"$TMP/stderr")
+check "SWAPQ_SYSROOT that does not exist says so, exit 1" \
+	'[ $RC = 1 ] && one_error "sysroot $TMP/nonexistent: No such file or directory"'
+
+sq "$NORMAL/$Q/generation" status
+check "--sysroot that is a file says so, exit 1" \
+	'[ $RC = 1 ] && one_error "Not a directory"'
 
 # ---- status ----
 
@@ -396,6 +483,14 @@ done <<-EOF
 	debugfs_no_generation	no generation record
 EOF
 
+root=$(build_fixture debugfs_other_generation)
+sq "$root" cpus
+check "cpus refuses a debugfs dump of another generation than sysfs, after retries" \
+	'[ $RC = 6 ] && one_error "generation is 7, then 7, but the generation record of $root/sys/kernel/debug/swap/queue is 6, in each of 11 reads"'
+
+sq "$root" stats -r -n -o VALUE
+check "stats alone needs no sysfs generation" '[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | head -1)" = 12 ]'
+
 sq "$TMP/truncated_debugfs"
 check "status does not need debugfs" '[ $RC = 0 ] && [ -n "$OUT" ]'
 
@@ -442,10 +537,26 @@ sq "$NORMAL" quota /dev/sdb1 -J
 check "quota PATH --json" '[ $RC = 0 ] && json_ok && jqt ".quotas == [{\"type\":2,\"name\":\"/dev/sdb1\",\"prio\":-2,\"quota\":1024}]"'
 
 sq "$NORMAL" quota --default
-check "quota --default shows the default quota" '[ $RC = 0 ] && [ "$OUT" = 512 ]'
+check "quota --default shows the default quota as a table" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(printf "QUOTA\n  512")" ]'
+
+sq "$NORMAL" quota --default -r -n
+check "quota --default -r -n prints the bare number" '[ $RC = 0 ] && [ "$OUT" = 512 ]'
 
 sq "$NORMAL" quota --default -J
-check "quota --default --json" '[ $RC = 0 ] && json_ok && jqt ".default_quota == 512"'
+check "quota --default --json is a libsmartcols table" \
+	'[ $RC = 0 ] && json_ok && jqt ".default_quota == [{\"quota\":512}]"'
+
+sq "$NORMAL" quota --default -n -o quota
+check "quota --default -o QUOTA -n" '[ $RC = 0 ] && [ "$OUT" = "  512" ]'
+
+sq "$NORMAL" quota --default -o NAME
+check "quota --default -o with a column it lacks exits 1" \
+	'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"unknown column for quota --default: '\''NAME'\''"* ]]'
+
+sq "$NORMAL" "quota --default"
+check "'quota --default' as one word is an unknown command" \
+	'[ $RC = 1 ] && [[ $ERR == *"unknown command"* ]]'
 
 sq "$NORMAL" quota 7
 check "quota of an unknown type exits 5" '[ $RC = 5 ] && one_error "7: unknown swap device"'
@@ -468,6 +579,38 @@ sq "$link_root" quota "$TMP/swaplink" -r -n -o type
 check "quota finds a device through a symlink" '[ $RC = 0 ] && [ "$OUT" = 1 ]'
 
 # ---- quota: set ----
+
+# set_while_path_changes DESC PATHS...: devices/1/path is a FIFO that
+# gives PATHS, one per read, while "quota '/var/swap file' 77" runs: the
+# first read resolves the device, the next ones are the checks around
+# the write.
+set_while_path_changes() {
+	local desc=$1 root p
+	shift
+	root=$(build_fixture normal fifo)
+	rm "$root/$Q/devices/1/path"
+	mkfifo "$root/$Q/devices/1/path"
+	# the pause lets the reader see the end of one value before the next
+	( for p in "$@"; do echo "$p" >"$root/$Q/devices/1/path"; sleep 0.3; done ) &
+	local writer=$!
+	OUT=$(timeout 10 "$SWAPQ" --sysroot "$root" quota "/var/swap file" 77 2>"$TMP/stderr")
+	RC=$? ERR=$(<"$TMP/stderr")
+	kill "$writer" 2>/dev/null
+	wait "$writer" 2>/dev/null
+	QUOTA_NOW=$(cat "$root/$Q/devices/1/quota")
+}
+
+set_while_path_changes before "/var/swap file" /dev/sdz1
+check "quota by path: device swapped off before the write exits 5, nothing written" \
+	'[ $RC = 5 ] && one_error "unknown swap device (swapped off before" && [ "$QUOTA_NOW" = 256 ]'
+
+set_while_path_changes after "/var/swap file" "/var/swap file" /dev/sdz1
+check "quota by path: type taken by another device during the write exits 5" \
+	'[ $RC = 5 ] && one_error "unknown swap device (swapped off while"'
+
+set_while_path_changes none "/var/swap file" "/var/swap file" "/var/swap file"
+check "quota by path: unchanged device, written after two checks" \
+	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$QUOTA_NOW" = 77 ]'
 
 sq "$NORMAL" quota 0 2048
 check "quota TYPE PAGES writes the quota file" \
@@ -547,6 +690,140 @@ else
 		'[ $RC = 4 ] && one_error "Permission denied"'
 fi
 
+# ---- apply and quota --save ----
+
+# mtimes of the queue's files: a write changes them even if the value
+# is the same (it truncates), so equal mtimes mean nothing was written
+queue_mtimes() {
+	find "$1/$Q" -type f -printf '%T@ %p\n' | sort
+}
+
+APPLY=$(build_fixture normal apply)
+mkdir -p "$APPLY/dev/disk/by-uuid" "$APPLY/dev/disk/by-label" "$APPLY/etc"
+ln -s ../../sdb1 "$APPLY/dev/disk/by-uuid/0a1b-2c3d"
+ln -s /dev/vda2 "$APPLY/dev/disk/by-label/fast"
+cat >"$TMP/tuning.conf" <<-'EOF'
+	# swap tuning
+	default_quota 1000
+	LABEL=fast quota 2048	# the fast one
+	UUID=0a1b-2c3d quota 64
+	/var/swap\040file quota 256
+	/dev/sdz9 quota 5
+EOF
+
+sq "$APPLY" apply "$TMP/tuning.conf"
+check "apply sets what differs, by path, UUID= and LABEL=, and reports it" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	default_quota: 512 -> 1000
+	/dev/vda2 quota: 512 -> 2048
+	/dev/sdb1 quota: 1024 -> 64
+	EOF
+	)" ] && [ "$(cat "$APPLY/$Q/default_quota" "$APPLY/$Q/devices/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
+check "apply reports a device that is not swapped on, and skips it" \
+	'[ "$ERR" = "swapq: $TMP/tuning.conf:6: /dev/sdz9: not swapped on, skipped" ]'
+
+before=$(queue_mtimes "$APPLY")
+sleep 0.05
+sq "$APPLY" apply "$TMP/tuning.conf"
+check "a second apply writes nothing and reports no change" \
+	'[ $RC = 0 ] && [ -z "$OUT" ] && [ "$(queue_mtimes "$APPLY")" = "$before" ]'
+
+sq "$APPLY" quota --save
+check "quota --save prints the tuning in the format of apply, paths escaped" \
+	'[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	# swapq apply reads this; see swapq(8)
+	default_quota 1000
+	/dev/vda2 quota 2048
+	/var/swap\040file quota 256
+	/dev/sdb1 quota 64
+	EOF
+	)" ]'
+
+sq "$APPLY" quota --save "$TMP/saved.conf"
+check "quota --save FILE writes the file, nothing on stdout" \
+	'[ $RC = 0 ] && [ -z "$OUT$ERR" ] && grep -qxF "/dev/sdb1 quota 64" "$TMP/saved.conf"'
+
+before=$(queue_mtimes "$APPLY")
+sleep 0.05
+sq "$APPLY" apply "$TMP/saved.conf"
+check "apply of what quota --save wrote writes nothing" \
+	'[ $RC = 0 ] && [ -z "$OUT$ERR" ] && [ "$(queue_mtimes "$APPLY")" = "$before" ]'
+
+sq "$NORMAL" apply "$TMP/saved.conf"
+check "apply of a saved file restores the tuning on another tree" \
+	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" = 3 ] &&
+	 [ "$(cat "$NORMAL/$Q/default_quota" "$DEV/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
+NORMAL=$(build_fixture normal)
+DEV=$NORMAL/$Q/devices
+
+cp "$TMP/tuning.conf" "$APPLY/etc/swapq.conf"
+echo "default_quota 333" >>"$APPLY/etc/swapq.conf"
+sq "$APPLY" apply
+check "apply without FILE reads etc/swapq.conf below the sysroot" \
+	'[ $RC = 1 ] && [[ $ERR == *"$APPLY/etc/swapq.conf:7: default_quota already set on line 2"* ]]'
+
+cat >"$TMP/bad.conf" <<-'EOF'
+	default_quota 100
+	default_quota
+	swap0 quota 5
+	/dev/vda2 quota 0
+	/dev/vda2 quotas 5
+	/dev/sdb1 quota 5 extra
+	/dev/sdb1 quota 7
+	/dev/sdb1 quota 8
+	UUID= quota 5
+EOF
+before=$(tree_sum "$APPLY")
+sq "$APPLY" apply "$TMP/bad.conf"
+check "apply of a bad file reports every bad line as file:line, applies nothing, exit 1" \
+	'[ $RC = 1 ] && [ -z "$OUT" ] && [ "$(tree_sum "$APPLY")" = "$before" ] &&
+	 [ "$ERR" = "$(cat <<-EOF
+	swapq: $TMP/bad.conf:2: expected '\''default_quota <pages>'\''
+	swapq: $TMP/bad.conf:3: invalid device '\''swap0'\'' (expected a path, UUID= or LABEL=)
+	swapq: $TMP/bad.conf:4: invalid number of pages '\''0'\'' (expected 1-1048576)
+	swapq: $TMP/bad.conf:5: expected '\''default_quota <pages>'\'' or '\''<device> quota <pages>'\''
+	swapq: $TMP/bad.conf:6: expected '\''default_quota <pages>'\'' or '\''<device> quota <pages>'\''
+	swapq: $TMP/bad.conf:8: /dev/sdb1 already set on line 7
+	swapq: $TMP/bad.conf:9: invalid device '\''UUID='\'' (expected a path, UUID= or LABEL=)
+	swapq: $TMP/bad.conf: 7 bad lines, nothing applied
+	EOF
+	)" ]'
+
+printf '/dev/sdb1 quota 5\nUUID=0a1b-2c3d quota 6\n' >"$TMP/twice.conf"
+sq "$APPLY" apply "$TMP/twice.conf"
+check "apply of one device named twice (path and UUID) applies nothing" \
+	'[ $RC = 1 ] && [ "$(tree_sum "$APPLY")" = "$before" ] &&
+	 one_error "twice.conf:2: UUID=0a1b-2c3d is the device of line 1 (/dev/sdb1), nothing applied"'
+
+sq "$APPLY" apply "$TMP/nonexistent.conf"
+check "apply of a missing file exits 1 and says so" \
+	'[ $RC = 1 ] && one_error "cannot read $TMP/nonexistent.conf: No such file or directory"'
+
+sq "$APPLY" apply "$TMP/tuning.conf" extra
+check "apply with two files exits 1" '[ $RC = 1 ] && one_error "apply: unexpected argument"'
+
+sq "$APPLY" apply -o NAME "$TMP/tuning.conf"
+check "apply -o exits 1" '[ $RC = 1 ] && [[ $ERR == *"apply has no output columns"* ]]'
+
+sq "$APPLY" status --save
+check "--save outside quota exits 1" '[ $RC = 1 ] && [[ $ERR == *"--save is only valid with quota"* ]]'
+
+root=$(build_fixture swapoff)
+printf '/dev/sdc1 quota 9\n' >"$TMP/off.conf"
+sq "$root" apply "$TMP/off.conf"
+check "apply skips a device being swapped off" \
+	'[ $RC = 0 ] && [ -z "$OUT" ] && [ "$(cat "$root/$Q/devices/3/quota")" = 512 ] &&
+	 [[ $ERR == *"/dev/sdc1: not swapped on, skipped"* ]]'
+
+sq "$NOFEATURE" apply "$TMP/saved.conf"
+check "apply without the feature exits 2" '[ $RC = 2 ]'
+
+unit=$SWAPQ_DIR/swapq-apply.service
+OUT=$(cat "$unit") RC=0 ERR=
+check "swapq-apply.service is a oneshot after swap.target running swapq apply" \
+	'grep -qx "Type=oneshot" "$unit" && grep -qx "After=swap.target" "$unit" &&
+	 grep -q "^ExecStart=.*/swapq apply" "$unit" && grep -q "^WantedBy=" "$unit"'
+
 # ---- watch ----
 
 NORMAL=$(build_fixture normal)
@@ -561,7 +838,19 @@ sq "$NORMAL" watch -c 2 -i 0.1 -J
 check "watch --json prints one valid object per sample" \
 	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | jq -c -s "map(.rates | map(.type))")" = "[[0,1,2],[0,1,2]]" ]'
 
-sq "$EMPTY" watch -c 1 -i 0.05 -J
+sq "$NORMAL" watch -c 3 -i 0.1 -J
+now=$(date +%s)
+check "watch --json is JSON Lines: one compact object per sample, with time and interval" \
+	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" = 3 ] &&
+	 printf "%s\n" "$OUT" | while IFS= read -r line; do
+		printf "%s\n" "$line" | jq -e --argjson now "$now" \
+			"(.time | type == \"number\" and . > \$now - 60 and . < \$now + 60) and
+			 (.interval | type == \"number\" and . >= 0.09 and . < 5) and
+			 (.rates | length == 3)" >/dev/null || exit 1
+	 done &&
+	 [ "$(printf "%s\n" "$OUT" | jq -s "map(.time) | . == sort")" = true ]'
+
+sq "$EMPTY" watch -c 1 -i 0.1 -J
 check "watch --json on empty" '[ $RC = 0 ] && json_ok && jqt ".rates == []"'
 
 page=$(getconf PAGESIZE)
@@ -574,22 +863,28 @@ check "watch computes the rate from allocated deltas" \
 	 jqt ".rates[0][\"pages/s\"] | . > 400 and . <= 500.1" &&
 	 jqt "(.rates[0][\"pages/s\"] * $page / 1048576) as \$m | .rates[0][\"mib/s\"] - \$m | . < 0.01 and . > -0.01"'
 
-for bad in 0 -1 abc 1e999 ""; do
+for bad in 0 -1 abc 1e999 "" 1e-9 1e1 0x10 0.09 86400.5 inf nan " 1" "1 " +1 1. . 1,5; do
 	sq "$NORMAL" watch -c 1 -i "$bad"
-	check "watch -i '$bad' exits 1" '[ $RC = 1 ]'
+	check "watch -i '$bad' exits 1 naming the interval and its range" \
+		'[ $RC = 1 ] && one_error "invalid interval '\''$bad'\'' (expected a decimal number of seconds from 0.1 to 86400)"'
+done
+
+for good in 0.1 .2 0.25 1; do
+	sq "$EMPTY" watch -c 1 -i "$good" -r
+	check "watch -i $good is accepted" '[ $RC = 0 ] && [ -z "$ERR" ]'
 done
 
 sq "$NORMAL" watch -c 0
 check "watch -c 0 exits 1" '[ $RC = 1 ] && one_error "invalid count"'
 
-sq "$NOFEATURE" watch -c 1 -i 0.05
+sq "$NOFEATURE" watch -c 1 -i 0.1
 check "watch without the feature exits 2" '[ $RC = 2 ]'
 
 # ---- JSON is valid everywhere ----
 
 for fx in normal empty one many; do
 	root=$(build_fixture "$fx" "json-$fx")
-	for cmd in status cpus stats quota "quota --default" "watch -c 1 -i 0.01"; do
+	for cmd in status cpus stats quota "quota --default" "watch -c 1 -i 0.1"; do
 		# shellcheck disable=SC2086
 		sq "$root" -J $cmd
 		check "--json $cmd on $fx is valid JSON" '[ $RC = 0 ] && json_ok'
@@ -609,7 +904,8 @@ VG_CASES=(
 	"normal|1|quota 1 abc"
 	"normal|5|quota /dev/nonexistent"
 	"normal|1|-o RING,BOGUS"
-	"normal|0|watch -c 2 -i 0.05"
+	"normal|0|watch -c 2 -i 0.1"
+	"normal|0|quota --save"
 	"bad_allocated|6|"
 	"position_gap|6|"
 	"dup_position|6|"

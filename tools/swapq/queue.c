@@ -18,6 +18,9 @@
 /* How often to re-read sysfs when a publish happens while we read it. */
 #define LOAD_RETRIES	10
 
+/* How often to read the debugfs dump again after EAGAIN (a publish). */
+#define DEBUG_RETRIES	10
+
 /* Tokens on one debugfs line: "ring <r> prio <p> members" + members. */
 #define MAX_TOKENS	(5 + SWAPQ_MAX_TYPES + 1)
 
@@ -660,7 +663,7 @@ static bool dir_is_empty(const char *path)
 int swapq_load_debug(const char *root, struct swapq_debug *dbg)
 {
 	char path[PATH_MAX], dir[PATH_MAX], *buf;
-	int rc;
+	int rc, tries;
 
 	memset(dbg, 0, sizeof(*dbg));
 	if (make_path(path, sizeof(path), root, "%s", SWAPQ_DEBUGFS_FILE) ||
@@ -669,7 +672,20 @@ int swapq_load_debug(const char *root, struct swapq_debug *dbg)
 		return SWAPQ_EXIT_USAGE;
 	}
 
-	rc = read_file(path, &buf);
+	/*
+	 * A dump longer than one read() fails with EAGAIN if the queue is
+	 * published again before it is complete: start over, a few times.
+	 */
+	for (tries = 0; ; tries++) {
+		rc = read_file(path, &buf);
+		if (rc != -EAGAIN || tries == DEBUG_RETRIES)
+			break;
+	}
+	if (rc == -EAGAIN) {
+		swapq_err("%s: the queue changed during each of %d reads",
+			  path, DEBUG_RETRIES + 1);
+		return SWAPQ_EXIT_SYSERR;
+	}
 	if (rc == -ENOENT || rc == -ENOTDIR) {
 		if (dir_is_empty(dir))
 			swapq_err("debugfs is not mounted on %s (try: mount -t debugfs none %s)",
@@ -707,4 +723,70 @@ void swapq_free_debug(struct swapq_debug *dbg)
 	free(dbg->cpus);
 	free(dbg->rings);
 	memset(dbg, 0, sizeof(*dbg));
+}
+
+/*
+ * sysfs and debugfs in one snapshot: the sysfs generation, the debugfs
+ * dump's generation record and the sysfs generation read again after it
+ * must all be equal, else a publish came in between: read both again.
+ */
+int swapq_load_snapshot(const char *root, struct swapq_state *st,
+			struct swapq_debug *dbg)
+{
+	unsigned long long gen;
+	int rc, tries;
+
+	for (tries = 0; ; tries++) {
+		rc = swapq_load_state(root, st);
+		if (rc)
+			return rc;
+		rc = swapq_load_debug(root, dbg);
+		if (rc) {
+			swapq_free_state(st);
+			return rc;
+		}
+		rc = read_u64(root, "generation", ULLONG_MAX, &gen);
+		if (rc) {
+			swapq_err("%s", load_error);
+			break;
+		}
+		if (st->generation == dbg->generation && gen == st->generation)
+			return 0;
+		if (tries == LOAD_RETRIES) {
+			swapq_err("%s%s/generation is %llu, then %llu, but the generation record of %s%s is %llu, in each of %d reads",
+				  root, SWAPQ_QUEUE_DIR, st->generation, gen,
+				  root, SWAPQ_DEBUGFS_FILE, dbg->generation,
+				  LOAD_RETRIES + 1);
+			rc = SWAPQ_EXIT_BADDATA;
+			break;
+		}
+		swapq_free_debug(dbg);
+		swapq_free_state(st);
+	}
+	swapq_free_debug(dbg);
+	swapq_free_state(st);
+	return rc;
+}
+
+/*
+ * Is swap type @type still the device at @path? A device found by path
+ * may be swapped off, and its type reused by another, between the lookup
+ * and the write. Returns 0, SWAPQ_EXIT_NODEV, or another exit code.
+ */
+int swapq_check_dev_path(const char *root, int type, const char *path)
+{
+	char rel[64], *now;
+	bool same;
+	int rc;
+
+	rc = read_string(root, dev_file(rel, sizeof(rel), type, "path"), &now);
+	if (rc == SWAPQ_EXIT_BADDATA && strstr(load_error, ": missing"))
+		return SWAPQ_EXIT_NODEV;
+	if (rc) {
+		swapq_err("%s", load_error);
+		return rc;
+	}
+	same = !strcmp(now, path);
+	free(now);
+	return same ? 0 : SWAPQ_EXIT_NODEV;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@
 #define SWAPQ_VERSION "1.0"
 #endif
 
+#define MIN_INTERVAL	0.1	/* seconds; below, sampling is mostly noise */
 #define MAX_INTERVAL	86400.0	/* seconds */
 
 struct swapq_ctl {
@@ -36,6 +38,7 @@ struct swapq_ctl {
 	bool noheadings;
 	bool bytes;
 	bool set_default;		/* quota --default */
+	bool save;			/* quota --save */
 	double interval;		/* watch -i */
 	unsigned long long count;	/* watch -c, 0 = forever */
 
@@ -130,8 +133,11 @@ struct command {
 static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv);
+static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv);
+static int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_stats(struct swapq_ctl *ctl, int argc, char **argv);
+static int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv);
 
 static const int status_cols[] = {
 	COL_RING, COL_PRIO, COL_TYPE, COL_NAME, COL_SIZE, COL_USED,
@@ -147,6 +153,10 @@ static const int cpus_cols[] = {
 static const int quota_cols[] = {
 	COL_TYPE, COL_NAME, COL_PRIO, COL_QUOTA,
 	COL_RING, COL_POSITION,
+};
+
+static const int default_cols[] = {
+	COL_QUOTA,
 };
 
 static const int watch_cols[] = {
@@ -166,8 +176,13 @@ static const struct command commands[] = {
 	COMMAND("status", "devices", cmd_status, status_cols, 10),
 	COMMAND("cpus", "cpus", cmd_cpus, cpus_cols, 6),
 	COMMAND("quota", "quotas", cmd_quota, quota_cols, 4),
+	/* quota --default; never matched by name, as it has a blank */
+	COMMAND("quota --default", "default_quota", cmd_quota_default,
+		default_cols, 1),
 	COMMAND("watch", "rates", cmd_watch, watch_cols, 7),
 	COMMAND("stats", "stats", cmd_stats, stats_cols, 2),
+	/* no table: it reports what it changes */
+	{ .name = "apply", .fn = cmd_apply },
 };
 
 static const struct command *current;
@@ -195,6 +210,13 @@ static int select_columns(struct swapq_ctl *ctl)
 	size_t i;
 
 	ctl->ncolumns = 0;
+	if (!current->ncols) {
+		if (p) {
+			swapq_err("%s has no output columns", current->name);
+			return SWAPQ_EXIT_USAGE;
+		}
+		return 0;
+	}
 	if (!p || *p == '+') {
 		for (i = 0; i < current->ndefault; i++)
 			ctl->columns[ctl->ncolumns++] = current->cols[i];
@@ -212,6 +234,13 @@ static int select_columns(struct swapq_ctl *ctl)
 				  current->name, (int)len, p);
 			return SWAPQ_EXIT_USAGE;
 		}
+		/* A column twice would print twice, and clash as a JSON key. */
+		for (i = 0; i < ctl->ncolumns; i++)
+			if (ctl->columns[i] == id) {
+				swapq_err("column '%s' given twice",
+					  infos[id].name);
+				return SWAPQ_EXIT_USAGE;
+			}
 		if (ctl->ncolumns == sizeof(ctl->columns) / sizeof(ctl->columns[0])) {
 			swapq_err("too many columns");
 			return SWAPQ_EXIT_USAGE;
@@ -434,14 +463,11 @@ static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv)
 
 	rc = no_args(argc, argv);
 	if (!rc)
-		rc = load(ctl, &st);
+		rc = swapq_check_feature(ctl->sysroot);
+	if (!rc)
+		rc = swapq_load_snapshot(ctl->sysroot, &st, &dbg);
 	if (rc)
 		return rc;
-	rc = swapq_load_debug(ctl->sysroot, &dbg);
-	if (rc) {
-		swapq_free_state(&st);
-		return rc;
-	}
 
 	tb = new_table(ctl);
 	for (c = 0; c < dbg.nr_cpus; c++) {
@@ -543,8 +569,10 @@ static void add_quota_line(struct swapq_ctl *ctl, struct libscols_table *tb,
 		set_dev_cell(ctl, ln, i, dev);
 }
 
-static int quota_default(struct swapq_ctl *ctl, int argc, char **argv)
+static int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv)
 {
+	struct libscols_table *tb;
+	struct libscols_line *ln;
 	unsigned long long pages;
 	struct swapq_state st;
 	int rc;
@@ -566,15 +594,76 @@ static int quota_default(struct swapq_ctl *ctl, int argc, char **argv)
 	rc = load(ctl, &st);
 	if (rc)
 		return rc;
-	if (ctl->json)
-		printf("{\n   \"default_quota\": %llu\n}\n", st.default_quota);
-	else
-		printf("%llu\n", st.default_quota);
+	tb = new_table(ctl);
+	ln = new_line(tb);
+	set_cell(ln, 0, "%llu", st.default_quota);
+	print_table(tb);
 	swapq_free_state(&st);
 	return 0;
 }
 
+/*
+ * Set the quota of @dev, found by @name. By path, the type may go to
+ * another device in the meantime: check it before and after the write.
+ */
+static int write_dev_quota(struct swapq_ctl *ctl, const char *name,
+			   const struct swapq_dev *dev, const char *rel,
+			   const char *what, unsigned long long pages)
+{
+	unsigned long long type;
+	bool by_path = parse_u64(name, ULLONG_MAX, &type) != 0;
+	int rc;
+
+	if (by_path) {
+		rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
+		if (rc == SWAPQ_EXIT_NODEV)
+			swapq_err("%s: unknown swap device (swapped off before its quota was set; nothing written)",
+				  name);
+		if (rc)
+			return rc;
+	}
+	rc = swapq_write_quota(ctl->sysroot, rel, what, pages);
+	if (rc || !by_path)
+		return rc;
+	rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
+	if (rc == SWAPQ_EXIT_NODEV)
+		swapq_err("%s: unknown swap device (swapped off while its quota was set; swap type %d may now be another device)",
+			  name, dev->type);
+	return rc;
+}
+
 static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
+{
+	if (ctl->save) {
+		if (argc > 1) {
+			swapq_err("quota --save: unexpected argument '%s'", argv[1]);
+			return SWAPQ_EXIT_USAGE;
+		}
+		if (argc && !*argv[0]) {
+			swapq_err("quota --save: empty file name");
+			return SWAPQ_EXIT_USAGE;
+		}
+		return swapq_save(ctl->sysroot, argc ? argv[0] : NULL);
+	}
+	return quota_devices(ctl, argc, argv);
+}
+
+/* ---- apply ---- */
+
+static int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
+{
+	if (argc > 1) {
+		swapq_err("apply: unexpected argument '%s'", argv[1]);
+		return SWAPQ_EXIT_USAGE;
+	}
+	if (argc && !*argv[0]) {
+		swapq_err("apply: empty file name");
+		return SWAPQ_EXIT_USAGE;
+	}
+	return swapq_apply(ctl->sysroot, argc ? argv[0] : NULL);
+}
+
+static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	unsigned long long pages = 0;
 	struct libscols_table *tb;
@@ -584,11 +673,12 @@ static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 	char rel[64], what[PATH_MAX + 16];
 	int rc;
 
-	if (ctl->set_default)
-		return quota_default(ctl, argc, argv);
-
 	if (argc > 2) {
 		swapq_err("quota: unexpected argument '%s'", argv[2]);
+		return SWAPQ_EXIT_USAGE;
+	}
+	if (argc >= 1 && !*argv[0]) {
+		swapq_err("quota: empty device name");
 		return SWAPQ_EXIT_USAGE;
 	}
 	if (argc == 2) {
@@ -626,7 +716,7 @@ static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 	} else {
 		snprintf(rel, sizeof(rel), "devices/%d/quota", dev->type);
 		snprintf(what, sizeof(what), "quota of %s", dev->path);
-		rc = swapq_write_quota(ctl->sysroot, rel, what, pages);
+		rc = write_dev_quota(ctl, argv[0], dev, rel, what, pages);
 	}
 out:
 	swapq_free_state(&st);
@@ -651,6 +741,52 @@ static void sleep_for(double seconds)
 	ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
 	while (nanosleep(&ts, &ts) && errno == EINTR)
 		;
+}
+
+/* Drop the blanks and newlines libsmartcols puts outside JSON strings. */
+static void compact_json(char *s)
+{
+	bool in_str = false, esc = false;
+	char *out = s;
+
+	for (; *s; s++) {
+		if (in_str) {
+			if (esc)
+				esc = false;
+			else if (*s == '\\')
+				esc = true;
+			else if (*s == '"')
+				in_str = false;
+		} else if (*s == '"') {
+			in_str = true;
+		} else if (isspace((unsigned char)*s)) {
+			continue;
+		}
+		*out++ = *s;
+	}
+	*out = '\0';
+}
+
+/*
+ * One JSON Lines record per sample: the table's object on one line, with
+ * the wall clock time of the sample and the seconds it covers up front,
+ * so that a consumer needs no state to place it.
+ */
+static void print_json_sample(struct libscols_table *tb, double elapsed)
+{
+	struct timespec ts;
+	char *data = NULL;
+
+	if (scols_print_table_to_string(tb, &data) || !data || data[0] != '{') {
+		swapq_err("out of memory");
+		exit(SWAPQ_EXIT_SYSERR);
+	}
+	compact_json(data);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	printf("{\"time\":%lld.%06ld,\"interval\":%.6f,%s\n",
+	       (long long)ts.tv_sec, ts.tv_nsec / 1000, elapsed, data + 1);
+	free(data);
+	scols_unref_table(tb);
 }
 
 static void print_rates(struct swapq_ctl *ctl, const struct swapq_state *prev,
@@ -695,7 +831,10 @@ static void print_rates(struct swapq_ctl *ctl, const struct swapq_state *prev,
 			}
 		}
 	}
-	print_table(tb);
+	if (ctl->json)
+		print_json_sample(tb, elapsed);
+	else
+		print_table(tb);
 }
 
 static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv)
@@ -747,6 +886,8 @@ static void __attribute__((__noreturn__)) usage(void)
 	       " swapq [options] stats\n"
 	       " swapq [options] quota [<device> [<pages>]]\n"
 	       " swapq [options] quota --default [<pages>]\n"
+	       " swapq [options] quota --save [<file>]\n"
+	       " swapq [options] apply [<file>]\n"
 	       " swapq [options] watch [-i <seconds>] [-c <count>]\n"
 	       "\n"
 	       "Inspect and tune swap device priority queues.\n"
@@ -757,6 +898,7 @@ static void __attribute__((__noreturn__)) usage(void)
 	       " stats           queue event counters\n"
 	       " quota           show or set per-device quotas (pages per turn)\n"
 	       " watch           per-device allocation rates\n"
+	       " apply           set the quotas of a file (default " SWAPQ_CONF_FILE ")\n"
 	       "\n"
 	       "Options:\n"
 	       " -J, --json               use JSON output format\n"
@@ -765,6 +907,7 @@ static void __attribute__((__noreturn__)) usage(void)
 	       " -o, --output <list>      output columns (\"+<list>\" adds to the defaults)\n"
 	       " -b, --bytes              print SIZE and USED in bytes\n"
 	       "     --default            quota: the quota given to devices at swapon\n"
+	       "     --save               quota: print the tuning for apply, or write <file>\n"
 	       " -i, --interval <secs>    watch: seconds between samples (default 1)\n"
 	       " -c, --count <count>      watch: stop after <count> samples\n"
 	       "     --sysroot <dir>      look for /sys and /proc below <dir>\n"
@@ -778,6 +921,8 @@ static void __attribute__((__noreturn__)) usage(void)
 
 	printf("\nOutput columns (optional ones in brackets):\n");
 	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
+		if (!commands[c].ncols)
+			continue;
 		printf(" %-7s", commands[c].name);
 		for (i = 0; i < commands[c].ncols; i++)
 			printf("%s%s", i == commands[c].ndefault ? " [" : " ",
@@ -807,18 +952,139 @@ static int bad_usage(void)
 	return SWAPQ_EXIT_USAGE;
 }
 
+/*
+ * Seconds as a plain decimal number: digits with an optional fraction.
+ * strtod() alone would also take exponents, hex, "inf" and blanks.
+ */
 static int parse_interval(const char *s, double *res)
 {
-	char *end;
+	const char *p = s;
+	size_t digits = 0;
 	double v;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (!isdigit((unsigned char)*s) && *s != '.')
+	for (; isdigit((unsigned char)*p); p++)
+		digits++;
+	if (*p == '.') {
+		/* a fraction needs digits: "1." and "." are typos */
+		if (!isdigit((unsigned char)p[1]))
+			return -EINVAL;
+		for (p++; isdigit((unsigned char)*p); p++)
+			digits++;
+	}
+	if (!digits || *p)
 		return -EINVAL;
-	if (errno || *end || !isfinite(v) || v <= 0 || v > MAX_INTERVAL)
-		return -EINVAL;
+	v = strtod(s, NULL);
+	if (v < MIN_INTERVAL || v > MAX_INTERVAL)
+		return -ERANGE;
 	*res = v;
+	return 0;
+}
+
+/* Does the long option @arg ("--name", no "=value") take an argument? */
+static bool long_takes_arg(const struct option *longopts, const char *arg)
+{
+	size_t len = strlen(arg + 2);
+
+	for (; longopts->name; longopts++)
+		if (!strncmp(longopts->name, arg + 2, len) &&
+		    longopts->has_arg == required_argument)
+			return true;
+	return false;
+}
+
+/* Is @a an option that takes a value from the next word? */
+static bool value_missing(const char *a, const char *shortopts,
+			  const struct option *longopts)
+{
+	if (a[0] != '-' || !a[1] || isdigit((unsigned char)a[1]))
+		return false;
+	if (a[1] == '-')
+		return a[2] && !strchr(a, '=') && long_takes_arg(longopts, a);
+	for (a++; *a; a++) {
+		const char *o = strchr(shortopts, *a);
+
+		if (*a != ':' && o && o[1] == ':')
+			return !a[1];
+	}
+	return false;
+}
+
+/*
+ * getopt takes "-1" for option '1'. Numbers are never negative here, so
+ * a "-<digit>" word that is not the value of an option is an argument:
+ * move the options before a "--" and the arguments after it, in their
+ * order, so that the command reports the bad argument for what it is.
+ */
+static char **split_args(int *argcp, char **argv, const char *shortopts,
+			 const struct option *longopts)
+{
+	int argc = *argcp;
+	char **opts = xzalloc((argc + 2) * sizeof(*opts));
+	char **args = xzalloc((argc + 1) * sizeof(*args));
+	int i, nopts = 0, nargs = 0;
+
+	opts[nopts++] = argv[0];
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			while (++i < argc)
+				args[nargs++] = argv[i];
+			break;
+		}
+		if (a[0] != '-' || !a[1] || isdigit((unsigned char)a[1])) {
+			args[nargs++] = argv[i];
+			continue;
+		}
+		opts[nopts++] = argv[i];
+		if (a[1] == '-') {
+			if (!strchr(a, '=') && long_takes_arg(longopts, a) &&
+			    i + 1 < argc)
+				opts[nopts++] = argv[++i];
+			continue;
+		}
+		/* a cluster of short options: the first taking a value ends it */
+		for (a++; *a; a++) {
+			const char *o = strchr(shortopts, *a);
+
+			if (*a != ':' && o && o[1] == ':') {
+				if (!a[1] && i + 1 < argc)
+					opts[nopts++] = argv[++i];
+				break;
+			}
+		}
+	}
+	/*
+	 * An option missing its value is last: leave the words as they are,
+	 * for getopt to say so rather than to take our "--" as the value.
+	 */
+	if (i == argc && nopts > 1 && value_missing(argv[argc - 1], shortopts,
+						    longopts)) {
+		memcpy(opts, argv, argc * sizeof(*argv));
+	} else {
+		opts[nopts++] = "--";
+		memcpy(opts + nopts, args, nargs * sizeof(*args));
+		*argcp = nopts + nargs;
+	}
+	free(args);
+	return opts;
+}
+
+/* A sysroot that is not there would read as a kernel without the feature. */
+static int check_sysroot(const char *root)
+{
+	struct stat sb;
+
+	if (!*root)
+		return 0;
+	if (stat(root, &sb)) {
+		swapq_err("sysroot %s: %s", root, strerror(errno));
+		return SWAPQ_EXIT_USAGE;
+	}
+	if (!S_ISDIR(sb.st_mode)) {
+		swapq_err("sysroot %s: %s", root, strerror(ENOTDIR));
+		return SWAPQ_EXIT_USAGE;
+	}
 	return 0;
 }
 
@@ -834,23 +1100,28 @@ static int close_stdout(void)
 	return 0;
 }
 
-int main(int argc, char **argv)
+enum { OPT_DEFAULT = 0x100, OPT_SAVE, OPT_SYSROOT };
+
+static const char shortopts[] = ":Jrno:bi:c:hV";
+
+static const struct option longopts[] = {
+	{ "json",	no_argument,	   NULL, 'J' },
+	{ "raw",	no_argument,	   NULL, 'r' },
+	{ "noheadings",	no_argument,	   NULL, 'n' },
+	{ "output",	required_argument, NULL, 'o' },
+	{ "bytes",	no_argument,	   NULL, 'b' },
+	{ "default",	no_argument,	   NULL, OPT_DEFAULT },
+	{ "save",	no_argument,	   NULL, OPT_SAVE },
+	{ "interval",	required_argument, NULL, 'i' },
+	{ "count",	required_argument, NULL, 'c' },
+	{ "sysroot",	required_argument, NULL, OPT_SYSROOT },
+	{ "help",	no_argument,	   NULL, 'h' },
+	{ "version",	no_argument,	   NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int run(int argc, char **argv)
 {
-	enum { OPT_DEFAULT = 0x100, OPT_SYSROOT };
-	static const struct option longopts[] = {
-		{ "json",	no_argument,	   NULL, 'J' },
-		{ "raw",	no_argument,	   NULL, 'r' },
-		{ "noheadings",	no_argument,	   NULL, 'n' },
-		{ "output",	required_argument, NULL, 'o' },
-		{ "bytes",	no_argument,	   NULL, 'b' },
-		{ "default",	no_argument,	   NULL, OPT_DEFAULT },
-		{ "interval",	required_argument, NULL, 'i' },
-		{ "count",	required_argument, NULL, 'c' },
-		{ "sysroot",	required_argument, NULL, OPT_SYSROOT },
-		{ "help",	no_argument,	   NULL, 'h' },
-		{ "version",	no_argument,	   NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct swapq_ctl ctl = { .interval = 1.0 };
 	bool interval_set = false, count_set = false;
 	const char *name = "status";
@@ -862,7 +1133,7 @@ int main(int argc, char **argv)
 		ctl.sysroot = "";
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":Jrno:bi:c:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'J':
 			ctl.json = true;
@@ -882,16 +1153,21 @@ int main(int argc, char **argv)
 		case OPT_DEFAULT:
 			ctl.set_default = true;
 			break;
+		case OPT_SAVE:
+			ctl.save = true;
+			break;
 		case 'i':
 			if (parse_interval(optarg, &ctl.interval)) {
-				swapq_err("invalid interval '%s'", optarg);
+				swapq_err("invalid interval '%s' (expected a decimal number of seconds from %g to %g)",
+					  optarg, MIN_INTERVAL, MAX_INTERVAL);
 				return SWAPQ_EXIT_USAGE;
 			}
 			interval_set = true;
 			break;
 		case 'c':
 			if (parse_u64(optarg, ULLONG_MAX, &ctl.count) || !ctl.count) {
-				swapq_err("invalid count '%s'", optarg);
+				swapq_err("invalid count '%s' (expected a decimal number from 1)",
+					  optarg);
 				return SWAPQ_EXIT_USAGE;
 			}
 			count_set = true;
@@ -909,9 +1185,7 @@ int main(int argc, char **argv)
 				  argv[optind - 1]);
 			return bad_usage();
 		default:
-			if (isdigit(optopt))
-				swapq_err("invalid number: negative values are not accepted");
-			else if (optopt)
+			if (optopt)
 				swapq_err("invalid option -- '%c'", optopt);
 			else
 				swapq_err("unrecognized option '%s'",
@@ -920,20 +1194,32 @@ int main(int argc, char **argv)
 		}
 	}
 
+	rc = check_sysroot(ctl.sysroot);
+	if (rc)
+		return rc;
+
 	if (optind < argc)
 		name = argv[optind++];
+	if (!strcmp(name, "quota") && ctl.set_default)
+		name = "quota --default";
+	else if (strchr(name, ' '))
+		name = "";
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(name, commands[i].name))
 			current = &commands[i];
 	if (!current) {
-		swapq_err("unknown command '%s'", name);
+		swapq_err("unknown command '%s'", argv[optind - 1]);
 		return bad_usage();
 	}
 	if ((interval_set || count_set) && current->fn != cmd_watch) {
 		swapq_err("--interval and --count are only valid with watch");
 		return bad_usage();
 	}
-	if (ctl.set_default && current->fn != cmd_quota) {
+	if (ctl.save && (current->fn != cmd_quota || ctl.output || ctl.json)) {
+		swapq_err("--save is only valid with quota, without --default, --output and --json");
+		return bad_usage();
+	}
+	if (ctl.set_default && current->fn != cmd_quota_default) {
 		swapq_err("--default is only valid with quota");
 		return bad_usage();
 	}
@@ -947,4 +1233,13 @@ int main(int argc, char **argv)
 
 	c = close_stdout();
 	return rc ? rc : c;
+}
+
+int main(int argc, char **argv)
+{
+	char **args = split_args(&argc, argv, shortopts, longopts);
+	int rc = run(argc, args);
+
+	free(args);
+	return rc;
 }

@@ -29,6 +29,7 @@ enum {
 #define SWAPQ_DEBUGFS_DIR	"/sys/kernel/debug"
 #define SWAPQ_DEBUGFS_FILE	"/sys/kernel/debug/swap/queue"
 #define SWAPQ_PROC_SWAPS	"/proc/swaps"
+#define SWAPQ_CONF_FILE		"/etc/swapq.conf"
 
 struct swapq_ring {
 	long long prio;
@@ -107,8 +108,15 @@ int swapq_load_state(const char *root, struct swapq_state *st);
 void swapq_free_state(struct swapq_state *st);
 int swapq_load_debug(const char *root, struct swapq_debug *dbg);
 void swapq_free_debug(struct swapq_debug *dbg);
+int swapq_load_snapshot(const char *root, struct swapq_state *st,
+			struct swapq_debug *dbg);
+int swapq_check_dev_path(const char *root, int type, const char *path);
 struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name);
 int swapq_write_quota(const char *root, const char *relpath,
 		      const char *what, unsigned long long value);
+
+/* apply.c */
+int swapq_apply(const char *root, const char *file);
+int swapq_save(const char *root, const char *file);
 
 #endif /* SWAPQ_H */

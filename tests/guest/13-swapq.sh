@@ -100,6 +100,40 @@ expect_status 4 "quota as an unprivileged user" setpriv --reuid=65534 --regid=65
 check "bad input left the quota unchanged" test "$(cat "$QUEUE/devices/$t1/quota")" = "$before"
 check "bad input left the default quota unchanged" test "$(cat $QUEUE/default_quota)" = "$before_def"
 
+# persistent tuning: quota --save, then apply after a swapoff/swapon has
+# given the device the default quota back; a second apply writes nothing.
+# On a device of its own at the lowest priority: the worker's pages are
+# elsewhere, so its swapoff is immediate
+conf=/tmp/13-swapq.conf
+swap_on "$(ram 4)" 1 65536
+"$SWAPQ" quota "$(ram 4)" 1500 > /dev/null
+check "quota --save: exit 0" "$SWAPQ" quota --save "$conf"
+check "quota --save: names $(ram 4) with quota 1500" grep -qxF "$(ram 4) quota 1500" "$conf"
+swapoff "$(ram 4)" && swap_on "$(ram 4)" 1 65536
+t4=$(dev_type "$(ram 4)")
+check "swapon gave $(ram 4) the default quota" test "$(cat "$QUEUE/devices/$t4/quota")" = "$(cat $QUEUE/default_quota)"
+check "apply: exit 0" quiet "$SWAPQ" apply "$conf"
+check "apply: $(ram 4) has quota 1500 again" test "$(cat "$QUEUE/devices/$t4/quota")" = 1500
+g=$(cat $QUEUE/generation)
+check "apply again: exit 0" quiet "$SWAPQ" apply "$conf"
+check "apply again publishes nothing (generation $g)" test "$(cat $QUEUE/generation)" = "$g"
+printf '%s quota 1500\nbogus line\n' "$(ram 2)" > "$conf.bad"
+before=$(cat "$QUEUE/devices/$t2/quota")
+expect_status 1 "apply of a file with a bad line" "$SWAPQ" apply "$conf.bad"
+check "a file with a bad line changed nothing" test "$(cat "$QUEUE/devices/$t2/quota")" = "$before"
+rm -f "$conf" "$conf.bad"
+swapoff "$(ram 4)"
+
+# watch --json: one JSON object per sample and line, with time and interval
+watch_json() {
+	local out n
+	out=$("$SWAPQ" watch --json -i 0.2 -c 2) || return 1
+	n=$(grep -c . <<< "$out")
+	[ "$n" = 2 ] || { diag "watch --json printed $n lines"; return 1; }
+	jq -e 'has("time") and has("interval")' <<< "$out" > /dev/null
+}
+check "watch --json: JSON Lines with time and interval" watch_json
+
 # debugfs unmounted: cpus says so, status still works
 umount /sys/kernel/debug
 expect_status 3 "cpus without debugfs" "$SWAPQ" cpus

@@ -12,8 +12,9 @@
 # COMMAND's status, 124 on timeout, or 125 when the guest did not report
 # one; -n writes OUTDIR/cmd, prints the kernel command line and boots
 # nothing. A splat in the kernel log (BUG, WARNING, Oops, lockdep, KASAN,
-# hung task ...) fails the run even when COMMAND succeeded. SWAPQ_ACCEL replaces "-accel tcg,thread=multi"
-# (tcg,thread=single: the vCPUs take turns on one host thread).
+# hung task ...) fails the run even when COMMAND succeeded. SWAPQ_ACCEL
+# replaces "-accel tcg,thread=multi" (tcg,thread=single: the vCPUs take
+# turns on one host thread).
 # SWAPQ_ICOUNT=1: a deterministic machine for measurements. The vCPUs take
 # turns on one thread and the guest clock counts executed instructions
 # (-icount shift=0,sleep=off: 1 ns per instruction, idle time skipped), the

@@ -286,10 +286,10 @@ int swapq_apply(const char *root, const char *file)
 	int rc;
 
 	if (!file) {
-		if (make_path(path, sizeof(path), root, "%s", SWAPQ_CONF_FILE)) {
-			swapq_err("sysroot path too long");
-			return SWAPQ_EXIT_USAGE;
-		}
+		rc = sysroot_path(path, sizeof(path), root, "%s",
+				  SWAPQ_CONF_FILE);
+		if (rc)
+			return rc;
 		file = path;
 	}
 	rc = parse_conf(&conf, file);
@@ -355,7 +355,7 @@ out:
 int swapq_save(const char *root, const char *file)
 {
 	struct swapq_state st;
-	unsigned int r, m;
+	const struct swapq_dev *dev;
 	FILE *f = stdout;
 	int rc;
 
@@ -375,13 +375,10 @@ int swapq_save(const char *root, const char *file)
 
 	fprintf(f, "# swapq apply reads this; see swapq(8)\n");
 	fprintf(f, "default_quota %llu\n", st.default_quota);
-	for (r = 0; r < st.nr_rings; r++)
-		for (m = 0; m < st.rings[r].nr; m++) {
-			const struct swapq_dev *dev = &st.devs[st.rings[r].members[m]];
-
-			print_escaped(f, dev->path);
-			fprintf(f, " quota %llu\n", dev->quota);
-		}
+	swapq_for_each_dev(dev, &st) {
+		print_escaped(f, dev->path);
+		fprintf(f, " quota %llu\n", dev->quota);
+	}
 	swapq_free_state(&st);
 
 	if (file && (ferror(f) | fclose(f))) {

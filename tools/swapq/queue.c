@@ -27,6 +27,7 @@
 /*
  * Errors met while loading sysfs are kept here rather than printed,
  * because a concurrent publish may make them go away on a retry.
+ * A sysroot path too long is printed at once: no retry mends it.
  */
 static char load_error[PATH_MAX + 256];
 
@@ -39,6 +40,14 @@ int fail(int code, const char *fmt, ...)
 	vsnprintf(load_error, sizeof(load_error), fmt, ap);
 	va_end(ap);
 	return code;
+}
+
+/* Print the error kept by fail(), if any, and forget it. */
+static void report_error(void)
+{
+	if (load_error[0])
+		swapq_err("%s", load_error);
+	load_error[0] = '\0';
 }
 
 /* Report a failed read of a file that must exist. */
@@ -57,9 +66,7 @@ static int fail_read(const char *path, int err)
 static int queue_path(char *buf, size_t size, const char *root,
 		      const char *rel)
 {
-	if (make_path(buf, size, root, SWAPQ_QUEUE_DIR "/%s", rel))
-		return fail(SWAPQ_EXIT_USAGE, "sysroot path too long");
-	return 0;
+	return sysroot_path(buf, size, root, SWAPQ_QUEUE_DIR "/%s", rel);
 }
 
 static int read_queue_file(const char *root, const char *rel,
@@ -347,8 +354,9 @@ static int load_proc_swaps(const char *root, struct swapq_state *st)
 	unsigned int lineno = 0;
 	int rc;
 
-	if (make_path(path, sizeof(path), root, "%s", SWAPQ_PROC_SWAPS))
-		return fail(SWAPQ_EXIT_USAGE, "sysroot path too long");
+	rc = sysroot_path(path, sizeof(path), root, "%s", SWAPQ_PROC_SWAPS);
+	if (rc)
+		return rc;
 	rc = read_file(path, &buf);
 	if (rc == -ENOENT)
 		return 0;
@@ -395,10 +403,8 @@ int swapq_check_feature(const char *root)
 	char path[PATH_MAX];
 	struct stat sb;
 
-	if (make_path(path, sizeof(path), root, "%s", SWAPQ_QUEUE_DIR)) {
-		swapq_err("sysroot path too long");
+	if (sysroot_path(path, sizeof(path), root, "%s", SWAPQ_QUEUE_DIR))
 		return SWAPQ_EXIT_USAGE;
-	}
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return 0;
 	if (errno == EACCES || errno == EPERM) {
@@ -445,6 +451,7 @@ int swapq_load_state(const char *root, struct swapq_state *st)
 
 	memset(st, 0, sizeof(*st));
 	for (tries = 0; ; tries++) {
+		load_error[0] = '\0';
 		rc = read_u64(root, "generation", ULLONG_MAX, &gen0);
 		if (rc)
 			break;
@@ -465,10 +472,27 @@ int swapq_load_state(const char *root, struct swapq_state *st)
 	if (!rc)
 		rc = load_proc_swaps(root, st);
 	if (rc) {
-		swapq_err("%s", load_error);
+		report_error();
 		swapq_free_state(st);
 	}
 	return rc;
+}
+
+/* The device after @prev (NULL: the first) in ring order, or NULL. */
+const struct swapq_dev *swapq_next_dev(const struct swapq_state *st,
+				      const struct swapq_dev *prev)
+{
+	unsigned int r = 0, pos = 0;
+
+	if (prev) {
+		r = prev->ring;
+		pos = prev->position + 1;
+	}
+	/* derive_rings() made every ring hold positions 0 to nr - 1 */
+	for (; r < st->nr_rings; r++, pos = 0)
+		if (pos < st->rings[r].nr)
+			return &st->devs[st->rings[r].members[pos]];
+	return NULL;
 }
 
 /*
@@ -512,10 +536,8 @@ int swapq_write_quota(const char *root, const char *relpath,
 	ssize_t n;
 	int fd, len, err;
 
-	if (make_path(path, sizeof(path), root, SWAPQ_QUEUE_DIR "/%s", relpath)) {
-		swapq_err("sysroot path too long");
+	if (queue_path(path, sizeof(path), root, relpath))
 		return SWAPQ_EXIT_USAGE;
-	}
 	len = snprintf(buf, sizeof(buf), "%llu\n", value);
 
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -666,11 +688,10 @@ int swapq_load_debug(const char *root, struct swapq_debug *dbg)
 	int rc, tries;
 
 	memset(dbg, 0, sizeof(*dbg));
-	if (make_path(path, sizeof(path), root, "%s", SWAPQ_DEBUGFS_FILE) ||
-	    make_path(dir, sizeof(dir), root, "%s", SWAPQ_DEBUGFS_DIR)) {
-		swapq_err("sysroot path too long");
+	load_error[0] = '\0';
+	if (sysroot_path(path, sizeof(path), root, "%s", SWAPQ_DEBUGFS_FILE) ||
+	    sysroot_path(dir, sizeof(dir), root, "%s", SWAPQ_DEBUGFS_DIR))
 		return SWAPQ_EXIT_USAGE;
-	}
 
 	/*
 	 * A dump longer than one read() fails with EAGAIN if the queue is
@@ -707,7 +728,7 @@ int swapq_load_debug(const char *root, struct swapq_debug *dbg)
 		free(buf);
 	}
 	if (rc) {
-		swapq_err("%s", load_error);
+		report_error();
 		swapq_free_debug(dbg);
 	}
 	return rc;
@@ -747,7 +768,7 @@ int swapq_load_snapshot(const char *root, struct swapq_state *st,
 		}
 		rc = read_u64(root, "generation", ULLONG_MAX, &gen);
 		if (rc) {
-			swapq_err("%s", load_error);
+			report_error();
 			break;
 		}
 		if (st->generation == dbg->generation && gen == st->generation)
@@ -779,11 +800,12 @@ int swapq_check_dev_path(const char *root, int type, const char *path)
 	bool same;
 	int rc;
 
+	load_error[0] = '\0';
 	rc = read_string(root, dev_file(rel, sizeof(rel), type, "path"), &now);
 	if (rc == SWAPQ_EXIT_BADDATA && strstr(load_error, ": missing"))
 		return SWAPQ_EXIT_NODEV;
 	if (rc) {
-		swapq_err("%s", load_error);
+		report_error();
 		return rc;
 	}
 	same = !strcmp(now, path);

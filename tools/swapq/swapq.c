@@ -265,10 +265,8 @@ static struct libscols_table *new_table(struct swapq_ctl *ctl)
 	size_t i;
 
 	tb = scols_new_table();
-	if (!tb) {
-		swapq_err("out of memory");
-		exit(SWAPQ_EXIT_SYSERR);
-	}
+	if (!tb)
+		swapq_oom();
 	scols_table_set_name(tb, current->table);
 	scols_table_enable_json(tb, ctl->json);
 	scols_table_enable_raw(tb, ctl->raw);
@@ -280,10 +278,8 @@ static struct libscols_table *new_table(struct swapq_ctl *ctl)
 		int json_type = ci->json_type;
 
 		cl = scols_table_new_column(tb, ci->name, ci->whint, ci->flags);
-		if (!cl) {
-			swapq_err("out of memory");
-			exit(SWAPQ_EXIT_SYSERR);
-		}
+		if (!cl)
+			swapq_oom();
 		if (ctl->bytes && (ctl->columns[i] == COL_SIZE ||
 				   ctl->columns[i] == COL_USED))
 			json_type = SCOLS_JSON_NUMBER;
@@ -296,10 +292,8 @@ static struct libscols_line *new_line(struct libscols_table *tb)
 {
 	struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
-	if (!ln) {
-		swapq_err("out of memory");
-		exit(SWAPQ_EXIT_SYSERR);
-	}
+	if (!ln)
+		swapq_oom();
 	return ln;
 }
 
@@ -312,10 +306,8 @@ void set_cell(struct libscols_line *ln, size_t i, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	if (scols_line_set_data(ln, i, buf)) {
-		swapq_err("out of memory");
-		exit(SWAPQ_EXIT_SYSERR);
-	}
+	if (scols_line_set_data(ln, i, buf))
+		swapq_oom();
 }
 
 static void set_size_cell(struct swapq_ctl *ctl, struct libscols_line *ln,
@@ -415,9 +407,9 @@ static unsigned long long ring_allocated(const struct swapq_state *st,
 
 static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv)
 {
+	const struct swapq_dev *dev;
 	struct libscols_table *tb;
 	struct swapq_state st;
-	unsigned int r, m;
 	int rc;
 
 	rc = no_args(argc, argv);
@@ -427,23 +419,19 @@ static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv)
 		return rc;
 
 	tb = new_table(ctl);
-	for (r = 0; r < st.nr_rings; r++) {
-		const struct swapq_ring *ring = &st.rings[r];
-		unsigned long long total = ring_allocated(&st, ring);
+	swapq_for_each_dev(dev, &st) {
+		unsigned long long total = ring_allocated(&st,
+							  &st.rings[dev->ring]);
+		struct libscols_line *ln = new_line(tb);
+		size_t i;
 
-		for (m = 0; m < ring->nr; m++) {
-			const struct swapq_dev *dev = &st.devs[ring->members[m]];
-			struct libscols_line *ln = new_line(tb);
-			size_t i;
-
-			for (i = 0; i < ctl->ncolumns; i++) {
-				if (set_dev_cell(ctl, ln, i, dev))
-					continue;
-				/* COL_SHARE; empty while the ring is unused */
-				if (total)
-					set_cell(ln, i, "%.1f",
-						 100.0 * dev->allocated / total);
-			}
+		for (i = 0; i < ctl->ncolumns; i++) {
+			if (set_dev_cell(ctl, ln, i, dev))
+				continue;
+			/* COL_SHARE; empty while the ring is unused */
+			if (total)
+				set_cell(ln, i, "%.1f",
+					 100.0 * dev->allocated / total);
 		}
 	}
 	print_table(tb);
@@ -666,10 +654,9 @@ static int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
 static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	unsigned long long pages = 0;
+	const struct swapq_dev *dev;
 	struct libscols_table *tb;
-	struct swapq_dev *dev;
 	struct swapq_state st;
-	unsigned int r, m;
 	char rel[64], what[PATH_MAX + 16];
 	int rc;
 
@@ -693,10 +680,8 @@ static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 
 	if (argc == 0) {
 		tb = new_table(ctl);
-		for (r = 0; r < st.nr_rings; r++)
-			for (m = 0; m < st.rings[r].nr; m++)
-				add_quota_line(ctl, tb,
-					       &st.devs[st.rings[r].members[m]]);
+		swapq_for_each_dev(dev, &st)
+			add_quota_line(ctl, tb, dev);
 		print_table(tb);
 		goto out;
 	}
@@ -777,10 +762,8 @@ static void print_json_sample(struct libscols_table *tb, double elapsed)
 	struct timespec ts;
 	char *data = NULL;
 
-	if (scols_print_table_to_string(tb, &data) || !data || data[0] != '{') {
-		swapq_err("out of memory");
-		exit(SWAPQ_EXIT_SYSERR);
-	}
+	if (scols_print_table_to_string(tb, &data) || !data || data[0] != '{')
+		swapq_oom();
 	compact_json(data);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	printf("{\"time\":%lld.%06ld,\"interval\":%.6f,%s\n",
@@ -794,40 +777,36 @@ static void print_rates(struct swapq_ctl *ctl, const struct swapq_state *prev,
 {
 	long page_size = sysconf(_SC_PAGESIZE);
 	struct libscols_table *tb = new_table(ctl);
-	unsigned int r, m;
+	const struct swapq_dev *dev;
 
-	for (r = 0; r < cur->nr_rings; r++) {
-		for (m = 0; m < cur->rings[r].nr; m++) {
-			int type = cur->rings[r].members[m];
-			const struct swapq_dev *dev = &cur->devs[type];
-			const struct swapq_dev *old = &prev->devs[type];
-			struct libscols_line *ln = new_line(tb);
-			bool known;
-			double rate = 0;
-			size_t i;
+	swapq_for_each_dev(dev, cur) {
+		const struct swapq_dev *old = &prev->devs[dev->type];
+		struct libscols_line *ln = new_line(tb);
+		bool known;
+		double rate = 0;
+		size_t i;
 
-			/* Not there before, or swapped off and on again. */
-			known = old->present && !strcmp(old->path, dev->path) &&
-				old->allocated <= dev->allocated;
-			if (known)
-				rate = (dev->allocated - old->allocated) / elapsed;
+		/* Not there before, or swapped off and on again. */
+		known = old->present && !strcmp(old->path, dev->path) &&
+			old->allocated <= dev->allocated;
+		if (known)
+			rate = (dev->allocated - old->allocated) / elapsed;
 
-			for (i = 0; i < ctl->ncolumns; i++) {
-				if (set_dev_cell(ctl, ln, i, dev) || !known)
-					continue;
-				switch (ctl->columns[i]) {
-				case COL_DELTA:
-					set_cell(ln, i, "%llu",
-						 dev->allocated - old->allocated);
-					break;
-				case COL_RATE:
-					set_cell(ln, i, "%.1f", rate);
-					break;
-				case COL_MIBS:
-					set_cell(ln, i, "%.2f",
-						 rate * page_size / (1 << 20));
-					break;
-				}
+		for (i = 0; i < ctl->ncolumns; i++) {
+			if (set_dev_cell(ctl, ln, i, dev) || !known)
+				continue;
+			switch (ctl->columns[i]) {
+			case COL_DELTA:
+				set_cell(ln, i, "%llu",
+					 dev->allocated - old->allocated);
+				break;
+			case COL_RATE:
+				set_cell(ln, i, "%.1f", rate);
+				break;
+			case COL_MIBS:
+				set_cell(ln, i, "%.2f",
+					 rate * page_size / (1 << 20));
+				break;
 			}
 		}
 	}

@@ -88,13 +88,21 @@ struct swapq_debug {
 	struct swapq_stat *stats;
 };
 
+/* The devices of @st in ring order: highest priority ring first. */
+#define swapq_for_each_dev(dev, st) \
+	for ((dev) = swapq_next_dev(st, NULL); (dev); \
+	     (dev) = swapq_next_dev(st, dev))
+
 /* util.c */
 void swapq_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void swapq_oom(void) __attribute__((noreturn));
 void *xzalloc(size_t size);
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
 int errno_to_exit(int err);
 int make_path(char *buf, size_t size, const char *root, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int sysroot_path(char *buf, size_t size, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int read_file(const char *path, char **bufp);
 int parse_u64(const char *s, unsigned long long max, unsigned long long *res);
@@ -111,6 +119,8 @@ void swapq_free_debug(struct swapq_debug *dbg);
 int swapq_load_snapshot(const char *root, struct swapq_state *st,
 			struct swapq_debug *dbg);
 int swapq_check_dev_path(const char *root, int type, const char *path);
+const struct swapq_dev *swapq_next_dev(const struct swapq_state *st,
+				      const struct swapq_dev *prev);
 struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name);
 int swapq_write_quota(const char *root, const char *relpath,
 		      const char *what, unsigned long long value);

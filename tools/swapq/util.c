@@ -28,7 +28,8 @@ void swapq_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void oom(void)
+/* Nothing sensible is left to do without memory: say so and exit. */
+void swapq_oom(void)
 {
 	swapq_err("out of memory");
 	exit(SWAPQ_EXIT_SYSERR);
@@ -39,7 +40,7 @@ void *xzalloc(size_t size)
 	void *p = calloc(1, size);
 
 	if (!p)
-		oom();
+		swapq_oom();
 	return p;
 }
 
@@ -48,7 +49,7 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 	void *p = reallocarray(ptr, nmemb, size);
 
 	if (!p)
-		oom();
+		swapq_oom();
 	return p;
 }
 
@@ -57,7 +58,7 @@ char *xstrdup(const char *s)
 	char *p = strdup(s);
 
 	if (!p)
-		oom();
+		swapq_oom();
 	return p;
 }
 
@@ -74,24 +75,51 @@ int errno_to_exit(int err)
 	}
 }
 
-/*
- * Build "<root><path>" into @buf. Returns 0, or -ENAMETOOLONG.
- */
-int make_path(char *buf, size_t size, const char *root, const char *fmt, ...)
+static int vmake_path(char *buf, size_t size, const char *root,
+		      const char *fmt, va_list ap)
 {
 	size_t len = strlen(root);
-	va_list ap;
 	int n;
 
 	if (len >= size)
 		return -ENAMETOOLONG;
 	memcpy(buf, root, len);
-	va_start(ap, fmt);
 	n = vsnprintf(buf + len, size - len, fmt, ap);
-	va_end(ap);
 	if (n < 0 || (size_t)n >= size - len)
 		return -ENAMETOOLONG;
 	return 0;
+}
+
+/*
+ * Build "<root><path>" into @buf. Returns 0, or -ENAMETOOLONG.
+ */
+int make_path(char *buf, size_t size, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vmake_path(buf, size, root, fmt, ap);
+	va_end(ap);
+	return rc;
+}
+
+/*
+ * make_path(), saying so if the path does not fit: only a long sysroot
+ * can make one of our paths too long. Returns 0, or SWAPQ_EXIT_USAGE.
+ */
+int sysroot_path(char *buf, size_t size, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vmake_path(buf, size, root, fmt, ap);
+	va_end(ap);
+	if (!rc)
+		return 0;
+	swapq_err("sysroot path too long");
+	return SWAPQ_EXIT_USAGE;
 }
 
 /*

@@ -108,14 +108,24 @@ int read_file(const char *path, char **bufp);
 int parse_u64(const char *s, unsigned long long max, unsigned long long *res);
 int parse_s64(const char *s, long long *res);
 int parse_value_u64(char *buf, unsigned long long max, unsigned long long *res);
+int split_words(char *line, char **tok, int max);
 void size_to_human(unsigned long long bytes, char *buf, size_t len);
 
 /* queue.c */
+/*
+ * The loaders keep an error in load_fail() rather than print it, as a
+ * retry after a concurrent publish may make it go away; load_report()
+ * prints it.
+ */
+int load_fail(int code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int load_fail_read(const char *path, int err);
+void load_report(void);
+void load_reset(void);
+struct swapq_ring *add_ring(struct swapq_ring **rings, unsigned int *nr);
 int swapq_check_feature(const char *root);
 int swapq_load_state(const char *root, struct swapq_state *st);
 void swapq_free_state(struct swapq_state *st);
-int swapq_load_debug(const char *root, struct swapq_debug *dbg);
-void swapq_free_debug(struct swapq_debug *dbg);
 int swapq_load_snapshot(const char *root, struct swapq_state *st,
 			struct swapq_debug *dbg);
 int swapq_check_dev_path(const char *root, int type, const char *path);
@@ -124,6 +134,10 @@ const struct swapq_dev *swapq_next_dev(const struct swapq_state *st,
 struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name);
 int swapq_write_quota(const char *root, const char *relpath,
 		      const char *what, unsigned long long value);
+
+/* debugfs.c */
+int swapq_load_debug(const char *root, struct swapq_debug *dbg);
+void swapq_free_debug(struct swapq_debug *dbg);
 
 /* apply.c */
 int swapq_apply(const char *root, const char *file);

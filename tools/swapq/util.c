@@ -231,6 +231,20 @@ int parse_value_u64(char *buf, unsigned long long max, unsigned long long *res)
 	return parse_u64(buf, max, res);
 }
 
+/* Split @line at blanks into at most @max tokens; -1 if there are more. */
+int split_words(char *line, char **tok, int max)
+{
+	char *save, *t;
+	int n = 0;
+
+	for (t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (n == max)
+			return -1;
+		tok[n++] = t;
+	}
+	return n;
+}
+
 /*
  * Human readable size with binary units and one rounded decimal digit,
  * as swapon(8) and lsblk(8) print it: 0B, 512M, 1.5G.

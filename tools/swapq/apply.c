@@ -42,23 +42,6 @@ static void free_conf(struct conf *conf)
 		free(conf->entries[i].device);
 }
 
-/* \ooo escapes, as swapq --save writes blanks, '#' and '\' in paths. */
-static void unescape(char *s)
-{
-	char *out = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
-			s += 4;
-		} else {
-			*out++ = *s++;
-		}
-	}
-	*out = '\0';
-}
-
 static void print_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -123,7 +106,7 @@ static int parse_line(struct conf *conf, unsigned int lineno, char *line)
 		return -1;
 	}
 	if (n == 3)
-		unescape(tok[0]);
+		unescape_octal(tok[0]);
 
 	for (i = 0; i < conf->nr; i++) {
 		const char *d = conf->entries[i].device;

@@ -300,22 +300,6 @@ static int derive_rings(const char *root, struct swapq_state *st)
 	return 0;
 }
 
-static void unescape_path(char *s)
-{
-	char *out = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
-			s += 4;
-		} else {
-			*out++ = *s++;
-		}
-	}
-	*out = '\0';
-}
-
 /*
  * /proc/swaps gives SIZE and USED. It is optional: without it those
  * columns stay empty.
@@ -354,7 +338,7 @@ static int load_proc_swaps(const char *root, struct swapq_state *st)
 			return load_fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line",
 					 path, lineno);
 		}
-		unescape_path(f[0]);
+		unescape_octal(f[0]);
 
 		for (type = 0; type < SWAPQ_MAX_TYPES; type++) {
 			struct swapq_dev *dev = &st->devs[type];

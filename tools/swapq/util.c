@@ -246,6 +246,26 @@ int split_words(char *line, char **tok, int max)
 }
 
 /*
+ * Undo the \ooo escapes of /proc/swaps, and of swapq --save for blanks,
+ * '#' and '\' in paths, in place.
+ */
+void unescape_octal(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
+}
+
+/*
  * Human readable size with binary units and one rounded decimal digit,
  * as swapon(8) and lsblk(8) print it: 0B, 512M, 1.5G.
  */

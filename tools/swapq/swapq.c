@@ -30,105 +30,7 @@
 #define MIN_INTERVAL	0.1	/* seconds; below, sampling is mostly noise */
 #define MAX_INTERVAL	86400.0	/* seconds */
 
-struct swapq_ctl {
-	const char *sysroot;
-	const char *output;		/* -o argument */
-	bool json;
-	bool raw;
-	bool noheadings;
-	bool bytes;
-	bool set_default;		/* quota --default */
-	bool save;			/* quota --save */
-	double interval;		/* watch -i */
-	unsigned long long count;	/* watch -c, 0 = forever */
-
-	int columns[32];		/* selected output columns */
-	size_t ncolumns;
-};
-
-/* ---- output columns ---- */
-
-enum {
-	COL_CPU,
-	COL_RING,
-	COL_PRIO,
-	COL_POSITION,
-	COL_TYPE,
-	COL_DEVICE,
-	COL_NAME,
-	COL_SIZE,
-	COL_USED,
-	COL_QUOTA,
-	COL_AVAIL,
-	COL_ALLOCATED,
-	COL_SHARE,
-	COL_LEFT,
-	COL_DELTA,
-	COL_RATE,
-	COL_MIBS,
-	COL_STAT,
-	COL_VALUE,
-};
-
-struct colinfo {
-	const char *name;
-	double whint;
-	int flags;
-	int json_type;
-	const char *help;
-};
-
-static const struct colinfo infos[] = {
-	[COL_CPU]	= { "CPU",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "CPU number" },
-	[COL_RING]	= { "RING",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "ring index, 0 is the highest priority" },
-	[COL_PRIO]	= { "PRIO",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "swap priority" },
-	[COL_POSITION]	= { "POSITION",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "index inside the ring" },
-	[COL_TYPE]	= { "TYPE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "swap type (device number 0-31)" },
-	[COL_DEVICE]	= { "DEVICE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "swap type of the device at POSITION" },
-	[COL_NAME]	= { "NAME",	  0.3, 0, SCOLS_JSON_STRING,
-			    "device or file path" },
-	[COL_SIZE]	= { "SIZE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_STRING,
-			    "size of the swap area" },
-	[COL_USED]	= { "USED",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_STRING,
-			    "space in use" },
-	[COL_QUOTA]	= { "QUOTA",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "pages a CPU takes from the device per turn" },
-	[COL_AVAIL]	= { "AVAIL",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN,
-			    "1 if writable and not full, else 0" },
-	[COL_ALLOCATED]	= { "ALLOCATED",  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "pages allocated since swapon" },
-	[COL_SHARE]	= { "SHARE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "percent of the ring's allocations" },
-	[COL_LEFT]	= { "LEFT",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "pages left of the current turn" },
-	[COL_DELTA]	= { "DELTA",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "pages allocated during the interval" },
-	[COL_RATE]	= { "PAGES/S",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "allocation rate in pages per second" },
-	[COL_MIBS]	= { "MIB/S",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "allocation rate in MiB per second" },
-	[COL_STAT]	= { "STAT",	  0.2, 0, SCOLS_JSON_STRING,
-			    "counter name" },
-	[COL_VALUE]	= { "VALUE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "counter value" },
-};
-
 /* ---- commands ---- */
-
-struct command {
-	const char *name;
-	const char *table;		/* JSON name of the table */
-	int (*fn)(struct swapq_ctl *ctl, int argc, char **argv);
-	const int *cols;		/* columns this command knows */
-	size_t ncols;
-	size_t ndefault;		/* the first ndefault are the default */
-};
 
 static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv);
@@ -139,240 +41,47 @@ static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_stats(struct swapq_ctl *ctl, int argc, char **argv);
 static int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv);
 
+/* The columns of each command: the defaults, then the optional ones. */
 static const int status_cols[] = {
 	COL_RING, COL_PRIO, COL_TYPE, COL_NAME, COL_SIZE, COL_USED,
 	COL_QUOTA, COL_AVAIL, COL_ALLOCATED, COL_SHARE,
-	COL_POSITION,
 };
+static const int status_more[] = { COL_POSITION };
 
 static const int cpus_cols[] = {
 	COL_CPU, COL_RING, COL_PRIO, COL_POSITION, COL_DEVICE, COL_LEFT,
-	COL_NAME,
 };
+static const int cpus_more[] = { COL_NAME };
 
-static const int quota_cols[] = {
-	COL_TYPE, COL_NAME, COL_PRIO, COL_QUOTA,
-	COL_RING, COL_POSITION,
-};
+static const int quota_cols[] = { COL_TYPE, COL_NAME, COL_PRIO, COL_QUOTA };
+static const int quota_more[] = { COL_RING, COL_POSITION };
 
-static const int default_cols[] = {
-	COL_QUOTA,
-};
+static const int default_cols[] = { COL_QUOTA };
 
 static const int watch_cols[] = {
 	COL_RING, COL_PRIO, COL_TYPE, COL_NAME, COL_DELTA, COL_RATE, COL_MIBS,
-	COL_POSITION, COL_ALLOCATED,
 };
+static const int watch_more[] = { COL_POSITION, COL_ALLOCATED };
 
-static const int stats_cols[] = {
-	COL_STAT, COL_VALUE,
-};
+static const int stats_cols[] = { COL_STAT, COL_VALUE };
 
-#define COMMAND(n, t, f, c, d) \
-	{ .name = n, .table = t, .fn = f, .cols = c, \
-	  .ncols = sizeof(c) / sizeof(c[0]), .ndefault = d }
+#define COLUMNS(c)	.defaults = c, .ndefaults = ARRAY_SIZE(c)
+#define MORE(c)		.optional = c, .noptional = ARRAY_SIZE(c)
 
-static const struct command commands[] = {
-	COMMAND("status", "devices", cmd_status, status_cols, 10),
-	COMMAND("cpus", "cpus", cmd_cpus, cpus_cols, 6),
-	COMMAND("quota", "quotas", cmd_quota, quota_cols, 4),
+static const struct swapq_cmd commands[] = {
+	{ "status", "devices", cmd_status, COLUMNS(status_cols),
+	  MORE(status_more) },
+	{ "cpus", "cpus", cmd_cpus, COLUMNS(cpus_cols), MORE(cpus_more) },
+	{ "quota", "quotas", cmd_quota, COLUMNS(quota_cols),
+	  MORE(quota_more) },
 	/* quota --default; never matched by name, as it has a blank */
-	COMMAND("quota --default", "default_quota", cmd_quota_default,
-		default_cols, 1),
-	COMMAND("watch", "rates", cmd_watch, watch_cols, 7),
-	COMMAND("stats", "stats", cmd_stats, stats_cols, 2),
+	{ "quota --default", "default_quota", cmd_quota_default,
+	  COLUMNS(default_cols) },
+	{ "watch", "rates", cmd_watch, COLUMNS(watch_cols), MORE(watch_more) },
+	{ "stats", "stats", cmd_stats, COLUMNS(stats_cols) },
 	/* no table: it reports what it changes */
 	{ .name = "apply", .fn = cmd_apply },
 };
-
-static const struct command *current;
-
-static int column_id(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < current->ncols; i++) {
-		const char *cn = infos[current->cols[i]].name;
-
-		if (strlen(cn) == len && !strncasecmp(cn, name, len))
-			return current->cols[i];
-	}
-	return -1;
-}
-
-/*
- * Select the output columns: the command's defaults, or the -o list;
- * "+LIST" appends to the defaults.
- */
-static int select_columns(struct swapq_ctl *ctl)
-{
-	const char *p = ctl->output;
-	size_t i;
-
-	ctl->ncolumns = 0;
-	if (!current->ncols) {
-		if (p) {
-			swapq_err("%s has no output columns", current->name);
-			return SWAPQ_EXIT_USAGE;
-		}
-		return 0;
-	}
-	if (!p || *p == '+') {
-		for (i = 0; i < current->ndefault; i++)
-			ctl->columns[ctl->ncolumns++] = current->cols[i];
-		if (!p)
-			return 0;
-		p++;
-	}
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int id = column_id(p, len);
-
-		if (id < 0) {
-			swapq_err("unknown column for %s: '%.*s'",
-				  current->name, (int)len, p);
-			return SWAPQ_EXIT_USAGE;
-		}
-		/* A column twice would print twice, and clash as a JSON key. */
-		for (i = 0; i < ctl->ncolumns; i++)
-			if (ctl->columns[i] == id) {
-				swapq_err("column '%s' given twice",
-					  infos[id].name);
-				return SWAPQ_EXIT_USAGE;
-			}
-		if (ctl->ncolumns == sizeof(ctl->columns) / sizeof(ctl->columns[0])) {
-			swapq_err("too many columns");
-			return SWAPQ_EXIT_USAGE;
-		}
-		ctl->columns[ctl->ncolumns++] = id;
-		p += len;
-		if (*p == ',' && *++p == '\0')
-			break;
-	}
-	if (!ctl->ncolumns) {
-		swapq_err("no output columns given");
-		return SWAPQ_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* ---- table helpers ---- */
-
-static struct libscols_table *new_table(struct swapq_ctl *ctl)
-{
-	struct libscols_table *tb;
-	size_t i;
-
-	tb = scols_new_table();
-	if (!tb)
-		swapq_oom();
-	scols_table_set_name(tb, current->table);
-	scols_table_enable_json(tb, ctl->json);
-	scols_table_enable_raw(tb, ctl->raw);
-	scols_table_enable_noheadings(tb, ctl->noheadings);
-
-	for (i = 0; i < ctl->ncolumns; i++) {
-		const struct colinfo *ci = &infos[ctl->columns[i]];
-		struct libscols_column *cl;
-		int json_type = ci->json_type;
-
-		cl = scols_table_new_column(tb, ci->name, ci->whint, ci->flags);
-		if (!cl)
-			swapq_oom();
-		if (ctl->bytes && (ctl->columns[i] == COL_SIZE ||
-				   ctl->columns[i] == COL_USED))
-			json_type = SCOLS_JSON_NUMBER;
-		scols_column_set_json_type(cl, json_type);
-	}
-	return tb;
-}
-
-static struct libscols_line *new_line(struct libscols_table *tb)
-{
-	struct libscols_line *ln = scols_table_new_line(tb, NULL);
-
-	if (!ln)
-		swapq_oom();
-	return ln;
-}
-
-static __attribute__((format(printf, 3, 4)))
-void set_cell(struct libscols_line *ln, size_t i, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (scols_line_set_data(ln, i, buf))
-		swapq_oom();
-}
-
-static void set_size_cell(struct swapq_ctl *ctl, struct libscols_line *ln,
-			  size_t i, unsigned long long kib)
-{
-	char buf[32];
-
-	if (ctl->bytes) {
-		set_cell(ln, i, "%llu", kib * 1024);
-	} else {
-		size_to_human(kib * 1024, buf, sizeof(buf));
-		set_cell(ln, i, "%s", buf);
-	}
-}
-
-/* Cells every device table shares; returns false for other columns. */
-static bool set_dev_cell(struct swapq_ctl *ctl, struct libscols_line *ln,
-			 size_t i, const struct swapq_dev *dev)
-{
-	switch (ctl->columns[i]) {
-	case COL_RING:
-		if (dev->in_ring)
-			set_cell(ln, i, "%u", dev->ring);
-		break;
-	case COL_PRIO:
-		set_cell(ln, i, "%lld", dev->prio);
-		break;
-	case COL_POSITION:
-		if (dev->in_ring)
-			set_cell(ln, i, "%u", dev->position);
-		break;
-	case COL_TYPE:
-		set_cell(ln, i, "%d", dev->type);
-		break;
-	case COL_NAME:
-		set_cell(ln, i, "%s", dev->path);
-		break;
-	case COL_SIZE:
-		if (dev->in_swaps)
-			set_size_cell(ctl, ln, i, dev->size_kib);
-		break;
-	case COL_USED:
-		if (dev->in_swaps)
-			set_size_cell(ctl, ln, i, dev->used_kib);
-		break;
-	case COL_QUOTA:
-		set_cell(ln, i, "%llu", dev->quota);
-		break;
-	case COL_AVAIL:
-		set_cell(ln, i, "%d", dev->available);
-		break;
-	case COL_ALLOCATED:
-		set_cell(ln, i, "%llu", dev->allocated);
-		break;
-	default:
-		return false;
-	}
-	return true;
-}
-
-static void print_table(struct libscols_table *tb)
-{
-	scols_print_table(tb);
-	scols_unref_table(tb);
-}
 
 static int load(struct swapq_ctl *ctl, struct swapq_state *st)
 {
@@ -383,10 +92,10 @@ static int load(struct swapq_ctl *ctl, struct swapq_state *st)
 	return rc;
 }
 
-static int no_args(int argc, char **argv)
+static int no_args(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	if (argc > 0) {
-		swapq_err("%s: unexpected argument '%s'", current->name, argv[0]);
+		swapq_err("%s: unexpected argument '%s'", ctl->cmd->name, argv[0]);
 		return SWAPQ_EXIT_USAGE;
 	}
 	return 0;
@@ -412,7 +121,7 @@ static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv)
 	struct swapq_state st;
 	int rc;
 
-	rc = no_args(argc, argv);
+	rc = no_args(ctl, argc, argv);
 	if (!rc)
 		rc = load(ctl, &st);
 	if (rc)
@@ -449,7 +158,7 @@ static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv)
 	unsigned int c;
 	int rc;
 
-	rc = no_args(argc, argv);
+	rc = no_args(ctl, argc, argv);
 	if (!rc)
 		rc = swapq_check_feature(ctl->sysroot);
 	if (!rc)
@@ -510,7 +219,7 @@ static int cmd_stats(struct swapq_ctl *ctl, int argc, char **argv)
 	unsigned int s;
 	int rc;
 
-	rc = no_args(argc, argv);
+	rc = no_args(ctl, argc, argv);
 	if (!rc)
 		rc = swapq_check_feature(ctl->sysroot);
 	if (!rc)
@@ -824,7 +533,7 @@ static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv)
 	double t0, t1;
 	int rc;
 
-	rc = no_args(argc, argv);
+	rc = no_args(ctl, argc, argv);
 	if (!rc)
 		rc = load(ctl, &prev);
 	if (rc)
@@ -857,8 +566,6 @@ static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv)
 
 static void __attribute__((__noreturn__)) usage(void)
 {
-	size_t c, i;
-
 	printf("Usage:\n"
 	       " swapq [options] [status]\n"
 	       " swapq [options] cpus\n"
@@ -898,19 +605,7 @@ static void __attribute__((__noreturn__)) usage(void)
 	       "<pages> is a decimal number from %llu to %llu.\n",
 	       SWAPQ_QUOTA_MIN, SWAPQ_QUOTA_MAX);
 
-	printf("\nOutput columns (optional ones in brackets):\n");
-	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
-		if (!commands[c].ncols)
-			continue;
-		printf(" %-7s", commands[c].name);
-		for (i = 0; i < commands[c].ncols; i++)
-			printf("%s%s", i == commands[c].ndefault ? " [" : " ",
-			       infos[commands[c].cols[i]].name);
-		printf("%s\n", commands[c].ncols > commands[c].ndefault ? "]" : "");
-	}
-	printf("\n");
-	for (i = 0; i < sizeof(infos) / sizeof(infos[0]); i++)
-		printf(" %10s  %s\n", infos[i].name, infos[i].help);
+	usage_columns(commands, ARRAY_SIZE(commands));
 
 	printf("\nExit status:\n"
 	       " 0  success\n"
@@ -1183,22 +878,22 @@ static int run(int argc, char **argv)
 		name = "quota --default";
 	else if (strchr(name, ' '))
 		name = "";
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(name, commands[i].name))
-			current = &commands[i];
-	if (!current) {
+			ctl.cmd = &commands[i];
+	if (!ctl.cmd) {
 		swapq_err("unknown command '%s'", argv[optind - 1]);
 		return bad_usage();
 	}
-	if ((interval_set || count_set) && current->fn != cmd_watch) {
+	if ((interval_set || count_set) && ctl.cmd->fn != cmd_watch) {
 		swapq_err("--interval and --count are only valid with watch");
 		return bad_usage();
 	}
-	if (ctl.save && (current->fn != cmd_quota || ctl.output || ctl.json)) {
+	if (ctl.save && (ctl.cmd->fn != cmd_quota || ctl.output || ctl.json)) {
 		swapq_err("--save is only valid with quota, without --default, --output and --json");
 		return bad_usage();
 	}
-	if (ctl.set_default && current->fn != cmd_quota_default) {
+	if (ctl.set_default && ctl.cmd->fn != cmd_quota_default) {
 		swapq_err("--default is only valid with quota");
 		return bad_usage();
 	}
@@ -1208,7 +903,7 @@ static int run(int argc, char **argv)
 		return bad_usage();
 
 	scols_init_debug(0);
-	rc = current->fn(&ctl, argc - optind, argv + optind);
+	rc = ctl.cmd->fn(&ctl, argc - optind, argv + optind);
 
 	c = close_stdout();
 	return rc ? rc : c;

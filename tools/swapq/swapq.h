@@ -21,6 +21,8 @@ enum {
 	SWAPQ_EXIT_SYSERR	= 7,	/* any other system error */
 };
 
+#define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
+
 #define SWAPQ_MAX_TYPES		32	/* MAX_SWAPFILES */
 #define SWAPQ_QUOTA_MIN		1ULL
 #define SWAPQ_QUOTA_MAX		1048576ULL
@@ -93,6 +95,67 @@ struct swapq_debug {
 	for ((dev) = swapq_next_dev(st, NULL); (dev); \
 	     (dev) = swapq_next_dev(st, dev))
 
+/* Output columns; output.c knows their names, types and help. */
+enum {
+	COL_CPU,
+	COL_RING,
+	COL_PRIO,
+	COL_POSITION,
+	COL_TYPE,
+	COL_DEVICE,
+	COL_NAME,
+	COL_SIZE,
+	COL_USED,
+	COL_QUOTA,
+	COL_AVAIL,
+	COL_ALLOCATED,
+	COL_SHARE,
+	COL_LEFT,
+	COL_DELTA,
+	COL_RATE,
+	COL_MIBS,
+	COL_STAT,
+	COL_VALUE,
+};
+
+/* How a column's cells are aligned, and typed in JSON. */
+enum swapq_coltype {
+	COLTYPE_NUMBER,		/* right aligned */
+	COLTYPE_BOOLEAN,	/* 0 or 1; false or true in JSON */
+	COLTYPE_STRING,		/* left aligned */
+	COLTYPE_SIZE,		/* human readable, or a number with --bytes */
+};
+
+struct swapq_cmd;
+
+/* What the options ask for. */
+struct swapq_ctl {
+	const struct swapq_cmd *cmd;	/* the command to run */
+	const char *sysroot;
+	const char *output;		/* -o argument */
+	bool json;
+	bool raw;
+	bool noheadings;
+	bool bytes;
+	bool set_default;		/* quota --default */
+	bool save;			/* quota --save */
+	double interval;		/* watch -i */
+	unsigned long long count;	/* watch -c, 0 = forever */
+
+	int columns[32];		/* selected output columns */
+	size_t ncolumns;
+};
+
+struct swapq_cmd {
+	const char *name;
+	const char *table;		/* JSON name of the table */
+	int (*fn)(struct swapq_ctl *ctl, int argc, char **argv);
+	const int *defaults;		/* columns printed without -o */
+	size_t ndefaults;
+	const int *optional;		/* more columns -o may ask for */
+	size_t noptional;
+};
+
 /* util.c */
 void swapq_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void swapq_oom(void) __attribute__((noreturn));
@@ -139,6 +202,20 @@ int swapq_write_quota(const char *root, const char *relpath,
 /* debugfs.c */
 int swapq_load_debug(const char *root, struct swapq_debug *dbg);
 void swapq_free_debug(struct swapq_debug *dbg);
+
+/* output.c */
+struct libscols_table;
+struct libscols_line;
+
+int select_columns(struct swapq_ctl *ctl);
+void usage_columns(const struct swapq_cmd *cmds, size_t ncmds);
+struct libscols_table *new_table(struct swapq_ctl *ctl);
+struct libscols_line *new_line(struct libscols_table *tb);
+void set_cell(struct libscols_line *ln, size_t i, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+bool set_dev_cell(struct swapq_ctl *ctl, struct libscols_line *ln,
+		  size_t i, const struct swapq_dev *dev);
+void print_table(struct libscols_table *tb);
 
 /* apply.c */
 int swapq_apply(const char *root, const char *file);

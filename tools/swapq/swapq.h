@@ -217,6 +217,19 @@ bool set_dev_cell(struct swapq_ctl *ctl, struct libscols_line *ln,
 		  size_t i, const struct swapq_dev *dev);
 void print_table(struct libscols_table *tb);
 
+/* commands.c */
+int cmd_load_state(struct swapq_ctl *ctl, struct swapq_state *st);
+int cmd_no_args(struct swapq_ctl *ctl, int argc, char **argv);
+int cmd_status(struct swapq_ctl *ctl, int argc, char **argv);
+int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv);
+int cmd_stats(struct swapq_ctl *ctl, int argc, char **argv);
+int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv);
+int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv);
+int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv);
+
+/* watch.c */
+int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv);
+
 /* apply.c */
 int swapq_apply(const char *root, const char *file);
 int swapq_save(const char *root, const char *file);

@@ -144,8 +144,8 @@ static int parse_conf(struct conf *conf, const char *path)
 		swapq_err("cannot read %s: %s", path,
 			  rc == -EBADMSG ? "not a text file" : strerror(-rc));
 		if (rc == -ENOENT || rc == -EISDIR || rc == -EBADMSG)
-			return SWAPQ_EXIT_USAGE;
-		return errno_to_exit(-rc);
+			return -EINVAL;
+		return sys_error(-rc);
 	}
 	next = buf;
 	while ((line = strsep(&next, "\n"))) {
@@ -158,7 +158,7 @@ static int parse_conf(struct conf *conf, const char *path)
 		swapq_err("%s: %u bad line%s, nothing applied", path, bad,
 			  bad == 1 ? "" : "s");
 		free_conf(conf);
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -305,7 +305,7 @@ int swapq_apply(const char *root, const char *file)
 				swapq_err("%s:%u: %s is the device of line %u (%s), nothing applied",
 					  file, e->line, e->device,
 					  conf.entries[j].line, devs[i]->path);
-				rc = SWAPQ_EXIT_USAGE;
+				rc = -EINVAL;
 				goto out;
 			}
 	}
@@ -350,9 +350,10 @@ int swapq_save(const char *root, const char *file)
 	if (file) {
 		f = fopen(file, "w");
 		if (!f) {
-			swapq_err("cannot write %s: %s", file, strerror(errno));
+			rc = errno;
+			swapq_err("cannot write %s: %s", file, strerror(rc));
 			swapq_free_state(&st);
-			return errno_to_exit(errno);
+			return sys_error(rc);
 		}
 	}
 
@@ -365,8 +366,9 @@ int swapq_save(const char *root, const char *file)
 	swapq_free_state(&st);
 
 	if (file && (ferror(f) | fclose(f))) {
-		swapq_err("cannot write %s: %s", file, strerror(errno));
-		return errno_to_exit(errno);
+		rc = errno;
+		swapq_err("cannot write %s: %s", file, strerror(rc));
+		return sys_error(rc);
 	}
 	return 0;
 }

@@ -2,6 +2,7 @@
 /*
  * swapq - the commands: status, cpus, stats, quota and apply
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 
@@ -24,7 +25,7 @@ int cmd_no_args(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	if (argc > 0) {
 		swapq_err("%s: unexpected argument '%s'", ctl->cmd->name, argv[0]);
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -179,7 +180,7 @@ static int parse_pages(const char *s, unsigned long long *pages)
 	if (parse_u64(s, SWAPQ_QUOTA_MAX, pages) || *pages < SWAPQ_QUOTA_MIN) {
 		swapq_err("invalid number of pages '%s' (expected %llu-%llu)",
 			  s, SWAPQ_QUOTA_MIN, SWAPQ_QUOTA_MAX);
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -204,7 +205,7 @@ int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv)
 
 	if (argc > 1) {
 		swapq_err("quota --default: unexpected argument '%s'", argv[1]);
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (argc == 1) {
 		rc = parse_pages(argv[0], &pages);
@@ -241,7 +242,7 @@ static int write_dev_quota(struct swapq_ctl *ctl, const char *name,
 
 	if (by_path) {
 		rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
-		if (rc == SWAPQ_EXIT_NODEV)
+		if (rc == -ENODEV)
 			swapq_err("%s: unknown swap device (swapped off before its quota was set; nothing written)",
 				  name);
 		if (rc)
@@ -251,7 +252,7 @@ static int write_dev_quota(struct swapq_ctl *ctl, const char *name,
 	if (rc || !by_path)
 		return rc;
 	rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
-	if (rc == SWAPQ_EXIT_NODEV)
+	if (rc == -ENODEV)
 		swapq_err("%s: unknown swap device (swapped off while its quota was set; swap type %d may now be another device)",
 			  name, dev->type);
 	return rc;
@@ -262,11 +263,11 @@ int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 	if (ctl->save) {
 		if (argc > 1) {
 			swapq_err("quota --save: unexpected argument '%s'", argv[1]);
-			return SWAPQ_EXIT_USAGE;
+			return -EINVAL;
 		}
 		if (argc && !*argv[0]) {
 			swapq_err("quota --save: empty file name");
-			return SWAPQ_EXIT_USAGE;
+			return -EINVAL;
 		}
 		return swapq_save(ctl->sysroot, argc ? argv[0] : NULL);
 	}
@@ -279,11 +280,11 @@ int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	if (argc > 1) {
 		swapq_err("apply: unexpected argument '%s'", argv[1]);
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (argc && !*argv[0]) {
 		swapq_err("apply: empty file name");
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return swapq_apply(ctl->sysroot, argc ? argv[0] : NULL);
 }
@@ -299,11 +300,11 @@ static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 
 	if (argc > 2) {
 		swapq_err("quota: unexpected argument '%s'", argv[2]);
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (argc >= 1 && !*argv[0]) {
 		swapq_err("quota: empty device name");
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (argc == 2) {
 		rc = parse_pages(argv[1], &pages);
@@ -327,7 +328,7 @@ static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 	if (!dev) {
 		swapq_err("%s: unknown swap device (not in %s%s/devices)",
 			  argv[0], ctl->sysroot, SWAPQ_QUEUE_DIR);
-		rc = SWAPQ_EXIT_NODEV;
+		rc = -ENODEV;
 		goto out;
 	}
 

@@ -112,14 +112,14 @@ static int parse_debug(const char *path, char *buf, struct swapq_debug *dbg)
 		if (n == 0 && !next)
 			break;		/* after the final newline */
 		if (n <= 0 || parse_debug_line(tok, n, dbg, &have_gen))
-			return load_fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line",
+			return load_fail(-EBADMSG, "%s:%u: malformed line",
 					 path, lineno);
 	}
 	if (!have_gen)
-		return load_fail(SWAPQ_EXIT_BADDATA, "%s: no generation record", path);
+		return load_fail(-EBADMSG, "%s: no generation record", path);
 	for (i = 0; i < dbg->nr_cpus; i++)
 		if (dbg->cpus[i].ring >= dbg->nr_rings)
-			return load_fail(SWAPQ_EXIT_BADDATA,
+			return load_fail(-EBADMSG,
 					 "%s: cpu %u refers to unknown ring %u",
 					 path, dbg->cpus[i].cpu, dbg->cpus[i].ring);
 	return 0;
@@ -151,7 +151,7 @@ int swapq_load_debug(const char *root, struct swapq_debug *dbg)
 	load_reset();
 	if (sysroot_path(path, sizeof(path), root, "%s", SWAPQ_DEBUGFS_FILE) ||
 	    sysroot_path(dir, sizeof(dir), root, "%s", SWAPQ_DEBUGFS_DIR))
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 
 	/*
 	 * A dump longer than one read() fails with EAGAIN if the queue is
@@ -165,7 +165,7 @@ int swapq_load_debug(const char *root, struct swapq_debug *dbg)
 	if (rc == -EAGAIN) {
 		swapq_err("%s: the queue changed during each of %d reads",
 			  path, DEBUG_RETRIES + 1);
-		return SWAPQ_EXIT_SYSERR;
+		return -EAGAIN;
 	}
 	if (rc == -ENOENT || rc == -ENOTDIR) {
 		if (dir_is_empty(dir))
@@ -174,12 +174,12 @@ int swapq_load_debug(const char *root, struct swapq_debug *dbg)
 		else
 			swapq_err("%s: not found (kernel built without swap queue debugfs support?)",
 				  path);
-		return SWAPQ_EXIT_NODEBUGFS;
+		return -ENOMEDIUM;
 	}
 	if (rc == -EACCES || rc == -EPERM) {
 		swapq_err("cannot read %s: %s (debugfs is readable by root only)",
 			  path, strerror(-rc));
-		return SWAPQ_EXIT_PERM;
+		return rc;
 	}
 	if (rc) {
 		rc = load_fail_read(path, rc);

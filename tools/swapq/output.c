@@ -5,6 +5,7 @@
  * Every column has a type that says how its cells are aligned and typed
  * in JSON; a size is human readable, or a number of bytes with --bytes.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,7 +95,7 @@ int select_columns(struct swapq_ctl *ctl)
 	if (!cmd->ndefaults) {
 		if (p) {
 			swapq_err("%s has no output columns", cmd->name);
-			return SWAPQ_EXIT_USAGE;
+			return -EINVAL;
 		}
 		return 0;
 	}
@@ -113,18 +114,18 @@ int select_columns(struct swapq_ctl *ctl)
 		if (id < 0) {
 			swapq_err("unknown column for %s: '%.*s'",
 				  cmd->name, (int)len, p);
-			return SWAPQ_EXIT_USAGE;
+			return -EINVAL;
 		}
 		/* A column twice would print twice, and clash as a JSON key. */
 		for (i = 0; i < ctl->ncolumns; i++)
 			if (ctl->columns[i] == id) {
 				swapq_err("column '%s' given twice",
 					  infos[id].name);
-				return SWAPQ_EXIT_USAGE;
+				return -EINVAL;
 			}
 		if (ctl->ncolumns == ARRAY_SIZE(ctl->columns)) {
 			swapq_err("too many columns");
-			return SWAPQ_EXIT_USAGE;
+			return -EINVAL;
 		}
 		ctl->columns[ctl->ncolumns++] = id;
 		p += len;
@@ -133,7 +134,7 @@ int select_columns(struct swapq_ctl *ctl)
 	}
 	if (!ctl->ncolumns) {
 		swapq_err("no output columns given");
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }

@@ -52,12 +52,12 @@ void load_reset(void)
 int load_fail_read(const char *path, int err)
 {
 	if (err == -ENOENT)
-		return load_fail(SWAPQ_EXIT_BADDATA, "%s: missing", path);
+		return load_fail(-EBADMSG, "%s: missing", path);
 	if (err == -EBADMSG)
-		return load_fail(SWAPQ_EXIT_BADDATA, "%s: malformed content", path);
+		return load_fail(-EBADMSG, "%s: malformed content", path);
 	if (err == -EISDIR)
-		return load_fail(SWAPQ_EXIT_BADDATA, "%s: is a directory", path);
-	return load_fail(errno_to_exit(-err), "cannot read %s: %s",
+		return load_fail(-EBADMSG, "%s: is a directory", path);
+	return load_fail(sys_error(-err), "cannot read %s: %s",
 			 path, strerror(-err));
 }
 
@@ -93,7 +93,7 @@ static int read_u64(const char *root, const char *rel,
 	rc = parse_value_u64(buf, max, res);
 	free(buf);
 	if (rc)
-		return load_fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+		return load_fail(-EBADMSG, "%s: malformed value", path);
 	return 0;
 }
 
@@ -114,7 +114,7 @@ static int read_s64(const char *root, const char *rel, long long min,
 	rc = parse_s64(buf, res);
 	free(buf);
 	if (rc || *res < min || *res > max)
-		return load_fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+		return load_fail(-EBADMSG, "%s: malformed value", path);
 	return 0;
 }
 
@@ -133,7 +133,7 @@ static int read_string(const char *root, const char *rel, char **res)
 		buf[--len] = '\0';
 	if (!len || strchr(buf, '\n')) {
 		free(buf);
-		return load_fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+		return load_fail(-EBADMSG, "%s: malformed value", path);
 	}
 	*res = buf;
 	return 0;
@@ -195,7 +195,7 @@ static int load_device(const char *root, struct swapq_state *st, int type)
 	if (rc)
 		return rc;
 	if ((ring < 0) != (position < 0))
-		return load_fail(SWAPQ_EXIT_BADDATA,
+		return load_fail(-EBADMSG,
 				 "%s%s/devices/%d: ring %lld but position %lld",
 				 root, SWAPQ_QUEUE_DIR, type, ring, position);
 
@@ -228,7 +228,7 @@ static int load_devices(const char *root, struct swapq_state *st)
 		if (d->d_name[0] == '.')
 			continue;
 		if (parse_u64(d->d_name, SWAPQ_MAX_TYPES - 1, &type)) {
-			rc = load_fail(SWAPQ_EXIT_BADDATA, "%s/%s: unexpected entry",
+			rc = load_fail(-EBADMSG, "%s/%s: unexpected entry",
 				       path, d->d_name);
 			break;
 		}
@@ -262,13 +262,13 @@ static int derive_rings(const char *root, struct swapq_state *st)
 			add_ring(&st->rings, &st->nr_rings);
 		ring = &st->rings[dev->ring];
 		if (taken[dev->ring][dev->position])
-			return load_fail(SWAPQ_EXIT_BADDATA,
+			return load_fail(-EBADMSG,
 					 "%s%s/devices: devices %d and %d both at ring %u position %u",
 					 root, SWAPQ_QUEUE_DIR,
 					 ring->members[dev->position], type,
 					 dev->ring, dev->position);
 		if (ring->nr && ring->prio != dev->prio)
-			return load_fail(SWAPQ_EXIT_BADDATA,
+			return load_fail(-EBADMSG,
 					 "%s%s/devices: ring %u holds devices of priority %lld and %lld",
 					 root, SWAPQ_QUEUE_DIR, dev->ring, ring->prio,
 					 dev->prio);
@@ -282,17 +282,17 @@ static int derive_rings(const char *root, struct swapq_state *st)
 		const struct swapq_ring *ring = &st->rings[r];
 
 		if (!ring->nr)
-			return load_fail(SWAPQ_EXIT_BADDATA,
+			return load_fail(-EBADMSG,
 					 "%s%s/devices: no device in ring %u of %u",
 					 root, SWAPQ_QUEUE_DIR, r, st->nr_rings);
 		/* nr devices on distinct positions: are they 0 to nr - 1? */
 		for (i = 0; i < ring->nr; i++)
 			if (!taken[r][i])
-				return load_fail(SWAPQ_EXIT_BADDATA,
+				return load_fail(-EBADMSG,
 						 "%s%s/devices: no device at ring %u position %u",
 						 root, SWAPQ_QUEUE_DIR, r, i);
 		if (r && ring->prio >= st->rings[r - 1].prio)
-			return load_fail(SWAPQ_EXIT_BADDATA,
+			return load_fail(-EBADMSG,
 					 "%s%s/devices: ring %u priority %lld is not below %lld",
 					 root, SWAPQ_QUEUE_DIR, r, ring->prio,
 					 st->rings[r - 1].prio);
@@ -335,7 +335,7 @@ static int load_proc_swaps(const char *root, struct swapq_state *st)
 		    parse_u64(f[3], ULLONG_MAX, &used) ||
 		    parse_s64(f[4], &prio)) {
 			free(buf);
-			return load_fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line",
+			return load_fail(-EBADMSG, "%s:%u: malformed line",
 					 path, lineno);
 		}
 		unescape_octal(f[0]);
@@ -358,18 +358,20 @@ int swapq_check_feature(const char *root)
 {
 	char path[PATH_MAX];
 	struct stat sb;
+	int err;
 
 	if (sysroot_path(path, sizeof(path), root, "%s", SWAPQ_QUEUE_DIR))
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return 0;
-	if (errno == EACCES || errno == EPERM) {
-		swapq_err("cannot access %s: %s", path, strerror(errno));
-		return SWAPQ_EXIT_PERM;
+	err = errno;
+	if (err == EACCES || err == EPERM) {
+		swapq_err("cannot access %s: %s", path, strerror(err));
+		return -err;
 	}
 	swapq_err("swap priority queues are not supported by this kernel (no %s)",
 		  path);
-	return SWAPQ_EXIT_NOFEATURE;
+	return -EOPNOTSUPP;
 }
 
 void swapq_free_state(struct swapq_state *st)
@@ -412,7 +414,7 @@ int swapq_load_state(const char *root, struct swapq_state *st)
 		if (rc)
 			break;
 		rc = load_once(root, st);
-		if (rc && rc != SWAPQ_EXIT_BADDATA)
+		if (rc && rc != -EBADMSG)
 			break;
 		rc2 = read_u64(root, "generation", ULLONG_MAX, &gen1);
 		if (rc2) {
@@ -493,7 +495,7 @@ int swapq_write_quota(const char *root, const char *relpath,
 	int fd, len, err;
 
 	if (queue_path(path, sizeof(path), root, relpath))
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	len = snprintf(buf, sizeof(buf), "%llu\n", value);
 
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -512,14 +514,14 @@ int swapq_write_quota(const char *root, const char *relpath,
 error:
 	if (err == EACCES || err == EPERM) {
 		swapq_err("cannot set %s: %s (root required)", what, strerror(err));
-		return SWAPQ_EXIT_PERM;
+		return -err;
 	}
 	if (is_dev && (err == ENOENT || err == ENODEV)) {
 		swapq_err("cannot set %s: device is being swapped off", what);
-		return SWAPQ_EXIT_NODEV;
+		return -ENODEV;
 	}
 	swapq_err("cannot set %s: %s", what, strerror(err));
-	return SWAPQ_EXIT_SYSERR;
+	return -EIO;
 }
 
 /*
@@ -554,7 +556,7 @@ int swapq_load_snapshot(const char *root, struct swapq_state *st,
 				  root, SWAPQ_QUEUE_DIR, st->generation, gen,
 				  root, SWAPQ_DEBUGFS_FILE, dbg->generation,
 				  LOAD_RETRIES + 1);
-			rc = SWAPQ_EXIT_BADDATA;
+			rc = -EBADMSG;
 			break;
 		}
 		swapq_free_debug(dbg);
@@ -568,7 +570,7 @@ int swapq_load_snapshot(const char *root, struct swapq_state *st,
 /*
  * Is swap type @type still the device at @path? A device found by path
  * may be swapped off, and its type reused by another, between the lookup
- * and the write. Returns 0, SWAPQ_EXIT_NODEV, or another exit code.
+ * and the write. Returns 0, -ENODEV, or another negative errno.
  */
 int swapq_check_dev_path(const char *root, int type, const char *path)
 {
@@ -578,13 +580,13 @@ int swapq_check_dev_path(const char *root, int type, const char *path)
 
 	load_reset();
 	rc = read_string(root, dev_file(rel, sizeof(rel), type, "path"), &now);
-	if (rc == SWAPQ_EXIT_BADDATA && strstr(load_error, ": missing"))
-		return SWAPQ_EXIT_NODEV;
+	if (rc == -EBADMSG && strstr(load_error, ": missing"))
+		return -ENODEV;
 	if (rc) {
 		load_report();
 		return rc;
 	}
 	same = !strcmp(now, path);
 	free(now);
-	return same ? 0 : SWAPQ_EXIT_NODEV;
+	return same ? 0 : -ENODEV;
 }

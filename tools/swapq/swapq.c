@@ -131,7 +131,7 @@ static void __attribute__((__noreturn__)) usage(void)
 static int bad_usage(void)
 {
 	fprintf(stderr, "Try 'swapq --help' for more information.\n");
-	return SWAPQ_EXIT_USAGE;
+	return -EINVAL;
 }
 
 /*
@@ -261,11 +261,11 @@ static int check_sysroot(const char *root)
 		return 0;
 	if (stat(root, &sb)) {
 		swapq_err("sysroot %s: %s", root, strerror(errno));
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (!S_ISDIR(sb.st_mode)) {
 		swapq_err("sysroot %s: %s", root, strerror(ENOTDIR));
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -277,7 +277,7 @@ static int close_stdout(void)
 		if (errno == EPIPE)
 			return 0;
 		swapq_err("write error: %s", strerror(errno));
-		return SWAPQ_EXIT_SYSERR;
+		return -EIO;
 	}
 	return 0;
 }
@@ -302,6 +302,7 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Parse the options and run the command. Returns 0, or a negative errno. */
 static int run(int argc, char **argv)
 {
 	struct swapq_ctl ctl = { .interval = 1.0 };
@@ -342,7 +343,7 @@ static int run(int argc, char **argv)
 			if (parse_interval(optarg, &ctl.interval)) {
 				swapq_err("invalid interval '%s' (expected a decimal number of seconds from %g to %g)",
 					  optarg, MIN_INTERVAL, MAX_INTERVAL);
-				return SWAPQ_EXIT_USAGE;
+				return -EINVAL;
 			}
 			interval_set = true;
 			break;
@@ -350,7 +351,7 @@ static int run(int argc, char **argv)
 			if (parse_u64(optarg, ULLONG_MAX, &ctl.count) || !ctl.count) {
 				swapq_err("invalid count '%s' (expected a decimal number from 1)",
 					  optarg);
-				return SWAPQ_EXIT_USAGE;
+				return -EINVAL;
 			}
 			count_set = true;
 			break;
@@ -361,7 +362,7 @@ static int run(int argc, char **argv)
 			usage();
 		case 'V':
 			printf("swapq %s\n", SWAPQ_VERSION);
-			return SWAPQ_EXIT_OK;
+			return 0;
 		case ':':
 			swapq_err("option '%s' requires an argument",
 				  argv[optind - 1]);
@@ -417,11 +418,38 @@ static int run(int argc, char **argv)
 	return rc ? rc : c;
 }
 
+/*
+ * The exit code, documented in swapq.8, of what run() returns. The
+ * message was printed where the error was met.
+ */
+static int exit_code(int rc)
+{
+	switch (rc) {
+	case 0:
+		return SWAPQ_EXIT_OK;
+	case -EINVAL:
+		return SWAPQ_EXIT_USAGE;
+	case -EOPNOTSUPP:
+		return SWAPQ_EXIT_NOFEATURE;
+	case -ENOMEDIUM:
+		return SWAPQ_EXIT_NODEBUGFS;
+	case -EACCES:
+	case -EPERM:
+		return SWAPQ_EXIT_PERM;
+	case -ENODEV:
+		return SWAPQ_EXIT_NODEV;
+	case -EBADMSG:
+		return SWAPQ_EXIT_BADDATA;
+	default:
+		return SWAPQ_EXIT_SYSERR;
+	}
+}
+
 int main(int argc, char **argv)
 {
 	char **args = split_args(&argc, argv, shortopts, longopts);
 	int rc = run(argc, args);
 
 	free(args);
-	return rc;
+	return exit_code(rc);
 }

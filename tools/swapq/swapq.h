@@ -9,7 +9,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Exit codes, documented in swapq.8. */
+/*
+ * Exit codes, documented in swapq.8. The commands and the loaders return
+ * 0 or a negative errno, which main() maps to these once:
+ *
+ *	-EINVAL		SWAPQ_EXIT_USAGE
+ *	-EOPNOTSUPP	SWAPQ_EXIT_NOFEATURE
+ *	-ENOMEDIUM	SWAPQ_EXIT_NODEBUGFS
+ *	-EACCES, -EPERM	SWAPQ_EXIT_PERM
+ *	-ENODEV		SWAPQ_EXIT_NODEV
+ *	-EBADMSG	SWAPQ_EXIT_BADDATA
+ *	anything else	SWAPQ_EXIT_SYSERR
+ *
+ * An errno of a failed system call goes through sys_error() first.
+ */
 enum {
 	SWAPQ_EXIT_OK		= 0,	/* success */
 	SWAPQ_EXIT_USAGE	= 1,	/* bad option, argument or number */
@@ -162,7 +175,7 @@ void swapq_oom(void) __attribute__((noreturn));
 void *xzalloc(size_t size);
 void *xreallocarray(void *ptr, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
-int errno_to_exit(int err);
+int sys_error(int err);
 int make_path(char *buf, size_t size, const char *root, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 int sysroot_path(char *buf, size_t size, const char *root, const char *fmt, ...)

@@ -62,16 +62,20 @@ char *xstrdup(const char *s)
 	return p;
 }
 
-int errno_to_exit(int err)
+/*
+ * A failed system call as the data layer returns it: -errno if it has
+ * an exit code of its own (see swapq.h), else -EIO, so that, say, a
+ * sysfs read failing with ENODEV is not taken for an unknown device.
+ */
+int sys_error(int err)
 {
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		return SWAPQ_EXIT_PERM;
 	case EBADMSG:
-		return SWAPQ_EXIT_BADDATA;
+		return -err;
 	default:
-		return SWAPQ_EXIT_SYSERR;
+		return -EIO;
 	}
 }
 
@@ -106,7 +110,7 @@ int make_path(char *buf, size_t size, const char *root, const char *fmt, ...)
 
 /*
  * make_path(), saying so if the path does not fit: only a long sysroot
- * can make one of our paths too long. Returns 0, or SWAPQ_EXIT_USAGE.
+ * can make one of our paths too long. Returns 0, or -EINVAL.
  */
 int sysroot_path(char *buf, size_t size, const char *root, const char *fmt, ...)
 {
@@ -119,7 +123,7 @@ int sysroot_path(char *buf, size_t size, const char *root, const char *fmt, ...)
 	if (!rc)
 		return 0;
 	swapq_err("sysroot path too long");
-	return SWAPQ_EXIT_USAGE;
+	return -EINVAL;
 }
 
 /*

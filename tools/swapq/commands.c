@@ -8,8 +8,6 @@
 
 #include "swapq.h"
 
-static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv);
-
 /* The sysfs state, once the kernel is known to have the queues. */
 int cmd_load_state(struct swapq_ctl *ctl, struct swapq_state *st)
 {
@@ -24,7 +22,8 @@ int cmd_load_state(struct swapq_ctl *ctl, struct swapq_state *st)
 int cmd_no_args(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	if (argc > 0) {
-		swapq_err("%s: unexpected argument '%s'", ctl->cmd->name, argv[0]);
+		swapq_err("%s: unexpected argument '%s'", ctl->cmd->name,
+			  argv[0]);
 		return -EINVAL;
 	}
 	return 0;
@@ -258,37 +257,6 @@ static int write_dev_quota(struct swapq_ctl *ctl, const char *name,
 	return rc;
 }
 
-int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	if (ctl->save) {
-		if (argc > 1) {
-			swapq_err("quota --save: unexpected argument '%s'", argv[1]);
-			return -EINVAL;
-		}
-		if (argc && !*argv[0]) {
-			swapq_err("quota --save: empty file name");
-			return -EINVAL;
-		}
-		return swapq_save(ctl->sysroot, argc ? argv[0] : NULL);
-	}
-	return quota_devices(ctl, argc, argv);
-}
-
-/* ---- apply ---- */
-
-int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	if (argc > 1) {
-		swapq_err("apply: unexpected argument '%s'", argv[1]);
-		return -EINVAL;
-	}
-	if (argc && !*argv[0]) {
-		swapq_err("apply: empty file name");
-		return -EINVAL;
-	}
-	return swapq_apply(ctl->sysroot, argc ? argv[0] : NULL);
-}
-
 static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	unsigned long long pages = 0;
@@ -344,4 +312,35 @@ static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 out:
 	swapq_free_state(&st);
 	return rc;
+}
+
+int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
+{
+	if (ctl->save) {
+		if (argc > 1) {
+			swapq_err("quota --save: unexpected argument '%s'", argv[1]);
+			return -EINVAL;
+		}
+		if (argc && !*argv[0]) {
+			swapq_err("quota --save: empty file name");
+			return -EINVAL;
+		}
+		return swapq_save(ctl->sysroot, argc ? argv[0] : NULL);
+	}
+	return quota_devices(ctl, argc, argv);
+}
+
+/* ---- apply ---- */
+
+int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
+{
+	if (argc > 1) {
+		swapq_err("apply: unexpected argument '%s'", argv[1]);
+		return -EINVAL;
+	}
+	if (argc && !*argv[0]) {
+		swapq_err("apply: empty file name");
+		return -EINVAL;
+	}
+	return swapq_apply(ctl->sysroot, argc ? argv[0] : NULL);
 }

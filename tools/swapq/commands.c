@@ -314,33 +314,43 @@ out:
 	return rc;
 }
 
+/*
+ * The optional <file> argument of quota --save and apply, NULL if none;
+ * @what names the command in messages.
+ */
+static int file_arg(const char *what, int argc, char **argv,
+		    const char **file)
+{
+	if (argc > 1) {
+		swapq_err("%s: unexpected argument '%s'", what, argv[1]);
+		return -EINVAL;
+	}
+	if (argc && !*argv[0]) {
+		swapq_err("%s: empty file name", what);
+		return -EINVAL;
+	}
+	*file = argc ? argv[0] : NULL;
+	return 0;
+}
+
 int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
 {
-	if (ctl->save) {
-		if (argc > 1) {
-			swapq_err("quota --save: unexpected argument '%s'", argv[1]);
-			return -EINVAL;
-		}
-		if (argc && !*argv[0]) {
-			swapq_err("quota --save: empty file name");
-			return -EINVAL;
-		}
-		return swapq_save(ctl->sysroot, argc ? argv[0] : NULL);
-	}
-	return quota_devices(ctl, argc, argv);
+	const char *file;
+	int rc;
+
+	if (!ctl->save)
+		return quota_devices(ctl, argc, argv);
+	rc = file_arg("quota --save", argc, argv, &file);
+	return rc ? rc : swapq_save(ctl->sysroot, file);
 }
 
 /* ---- apply ---- */
 
 int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
 {
-	if (argc > 1) {
-		swapq_err("apply: unexpected argument '%s'", argv[1]);
-		return -EINVAL;
-	}
-	if (argc && !*argv[0]) {
-		swapq_err("apply: empty file name");
-		return -EINVAL;
-	}
-	return swapq_apply(ctl->sysroot, argc ? argv[0] : NULL);
+	const char *file;
+	int rc;
+
+	rc = file_arg("apply", argc, argv, &file);
+	return rc ? rc : swapq_apply(ctl->sysroot, file);
 }

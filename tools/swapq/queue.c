@@ -102,15 +102,12 @@ static int read_s64(const char *root, const char *rel, long long min,
 		    long long max, long long *res)
 {
 	char path[PATH_MAX], *buf;
-	size_t len;
 	int rc;
 
 	rc = read_queue_file(root, rel, path, sizeof(path), &buf);
 	if (rc)
 		return rc;
-	len = strlen(buf);
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
+	chomp(buf);
 	rc = parse_s64(buf, res);
 	free(buf);
 	if (rc || *res < min || *res > max)
@@ -122,16 +119,12 @@ static int read_s64(const char *root, const char *rel, long long min,
 static int read_string(const char *root, const char *rel, char **res)
 {
 	char path[PATH_MAX], *buf;
-	size_t len;
 	int rc;
 
 	rc = read_queue_file(root, rel, path, sizeof(path), &buf);
 	if (rc)
 		return rc;
-	len = strlen(buf);
-	if (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	if (!len || strchr(buf, '\n')) {
+	if (!chomp(buf) || strchr(buf, '\n')) {
 		free(buf);
 		return load_fail(-EBADMSG, "%s: malformed value", path);
 	}

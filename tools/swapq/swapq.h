@@ -184,6 +184,7 @@ int read_file(const char *path, char **bufp);
 int parse_u64(const char *s, unsigned long long max, unsigned long long *res);
 int parse_s64(const char *s, long long *res);
 int parse_value_u64(char *buf, unsigned long long max, unsigned long long *res);
+size_t chomp(char *s);
 int split_words(char *line, char **tok, int max);
 void unescape_octal(char *s);
 void size_to_human(unsigned long long bytes, char *buf, size_t len);

@@ -228,11 +228,18 @@ int parse_s64(const char *s, long long *res)
  */
 int parse_value_u64(char *buf, unsigned long long max, unsigned long long *res)
 {
-	size_t len = strlen(buf);
-
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
+	chomp(buf);
 	return parse_u64(buf, max, res);
+}
+
+/* Drop the newline that ends a sysfs value; returns the length left. */
+size_t chomp(char *s)
+{
+	size_t len = strlen(s);
+
+	if (len && s[len - 1] == '\n')
+		s[--len] = '\0';
+	return len;
 }
 
 /* Split @line at blanks into at most @max tokens; -1 if there are more. */

@@ -4,6 +4,12 @@
  *
  * Reads /sys/kernel/mm/swap/queue, /sys/kernel/debug/swap/queue and
  * /proc/swaps, and prints them as tables with libsmartcols.
+ *
+ * This file parses the options and runs a command; the commands are in
+ * commands.c and watch.c, the column table in output.c, the loaders in
+ * queue.c (sysfs, /proc/swaps) and debugfs.c, the configuration file in
+ * apply.c. All of them return 0 or a negative errno: the exit code is
+ * chosen here, once.
  */
 #include <ctype.h>
 #include <errno.h>

@@ -42,23 +42,6 @@ static void free_conf(struct conf *conf)
 		free(conf->entries[i].device);
 }
 
-/* \ooo escapes, as swapq --save writes blanks, '#' and '\' in paths. */
-static void unescape(char *s)
-{
-	char *out = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
-			s += 4;
-		} else {
-			*out++ = *s++;
-		}
-	}
-	*out = '\0';
-}
-
 static void print_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++) {
@@ -123,7 +106,7 @@ static int parse_line(struct conf *conf, unsigned int lineno, char *line)
 		return -1;
 	}
 	if (n == 3)
-		unescape(tok[0]);
+		unescape_octal(tok[0]);
 
 	for (i = 0; i < conf->nr; i++) {
 		const char *d = conf->entries[i].device;
@@ -161,8 +144,8 @@ static int parse_conf(struct conf *conf, const char *path)
 		swapq_err("cannot read %s: %s", path,
 			  rc == -EBADMSG ? "not a text file" : strerror(-rc));
 		if (rc == -ENOENT || rc == -EISDIR || rc == -EBADMSG)
-			return SWAPQ_EXIT_USAGE;
-		return errno_to_exit(-rc);
+			return -EINVAL;
+		return sys_error(-rc);
 	}
 	next = buf;
 	while ((line = strsep(&next, "\n"))) {
@@ -175,7 +158,7 @@ static int parse_conf(struct conf *conf, const char *path)
 		swapq_err("%s: %u bad line%s, nothing applied", path, bad,
 			  bad == 1 ? "" : "s");
 		free_conf(conf);
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -286,10 +269,10 @@ int swapq_apply(const char *root, const char *file)
 	int rc;
 
 	if (!file) {
-		if (make_path(path, sizeof(path), root, "%s", SWAPQ_CONF_FILE)) {
-			swapq_err("sysroot path too long");
-			return SWAPQ_EXIT_USAGE;
-		}
+		rc = sysroot_path(path, sizeof(path), root, "%s",
+				  SWAPQ_CONF_FILE);
+		if (rc)
+			return rc;
 		file = path;
 	}
 	rc = parse_conf(&conf, file);
@@ -322,7 +305,7 @@ int swapq_apply(const char *root, const char *file)
 				swapq_err("%s:%u: %s is the device of line %u (%s), nothing applied",
 					  file, e->line, e->device,
 					  conf.entries[j].line, devs[i]->path);
-				rc = SWAPQ_EXIT_USAGE;
+				rc = -EINVAL;
 				goto out;
 			}
 	}
@@ -355,7 +338,7 @@ out:
 int swapq_save(const char *root, const char *file)
 {
 	struct swapq_state st;
-	unsigned int r, m;
+	const struct swapq_dev *dev;
 	FILE *f = stdout;
 	int rc;
 
@@ -367,26 +350,25 @@ int swapq_save(const char *root, const char *file)
 	if (file) {
 		f = fopen(file, "w");
 		if (!f) {
-			swapq_err("cannot write %s: %s", file, strerror(errno));
+			rc = errno;
+			swapq_err("cannot write %s: %s", file, strerror(rc));
 			swapq_free_state(&st);
-			return errno_to_exit(errno);
+			return sys_error(rc);
 		}
 	}
 
 	fprintf(f, "# swapq apply reads this; see swapq(8)\n");
 	fprintf(f, "default_quota %llu\n", st.default_quota);
-	for (r = 0; r < st.nr_rings; r++)
-		for (m = 0; m < st.rings[r].nr; m++) {
-			const struct swapq_dev *dev = &st.devs[st.rings[r].members[m]];
-
-			print_escaped(f, dev->path);
-			fprintf(f, " quota %llu\n", dev->quota);
-		}
+	swapq_for_each_dev(dev, &st) {
+		print_escaped(f, dev->path);
+		fprintf(f, " quota %llu\n", dev->quota);
+	}
 	swapq_free_state(&st);
 
 	if (file && (ferror(f) | fclose(f))) {
-		swapq_err("cannot write %s: %s", file, strerror(errno));
-		return errno_to_exit(errno);
+		rc = errno;
+		swapq_err("cannot write %s: %s", file, strerror(rc));
+		return sys_error(rc);
 	}
 	return 0;
 }

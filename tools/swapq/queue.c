@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * swapq - read the swap queue state from sysfs, debugfs and /proc/swaps
+ * swapq - read the swap queue state from sysfs and /proc/swaps, set quotas
  */
 #include <dirent.h>
 #include <errno.h>
@@ -18,20 +18,14 @@
 /* How often to re-read sysfs when a publish happens while we read it. */
 #define LOAD_RETRIES	10
 
-/* How often to read the debugfs dump again after EAGAIN (a publish). */
-#define DEBUG_RETRIES	10
-
-/* Tokens on one debugfs line: "ring <r> prio <p> members" + members. */
-#define MAX_TOKENS	(5 + SWAPQ_MAX_TYPES + 1)
-
 /*
  * Errors met while loading sysfs are kept here rather than printed,
  * because a concurrent publish may make them go away on a retry.
+ * A sysroot path too long is printed at once: no retry mends it.
  */
 static char load_error[PATH_MAX + 256];
 
-static __attribute__((format(printf, 2, 3)))
-int fail(int code, const char *fmt, ...)
+int load_fail(int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -41,25 +35,36 @@ int fail(int code, const char *fmt, ...)
 	return code;
 }
 
+/* Print the error kept by load_fail(), if any, and forget it. */
+void load_report(void)
+{
+	if (load_error[0])
+		swapq_err("%s", load_error);
+	load_reset();
+}
+
+void load_reset(void)
+{
+	load_error[0] = '\0';
+}
+
 /* Report a failed read of a file that must exist. */
-static int fail_read(const char *path, int err)
+int load_fail_read(const char *path, int err)
 {
 	if (err == -ENOENT)
-		return fail(SWAPQ_EXIT_BADDATA, "%s: missing", path);
+		return load_fail(-EBADMSG, "%s: missing", path);
 	if (err == -EBADMSG)
-		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed content", path);
+		return load_fail(-EBADMSG, "%s: malformed content", path);
 	if (err == -EISDIR)
-		return fail(SWAPQ_EXIT_BADDATA, "%s: is a directory", path);
-	return fail(errno_to_exit(-err), "cannot read %s: %s",
-		    path, strerror(-err));
+		return load_fail(-EBADMSG, "%s: is a directory", path);
+	return load_fail(sys_error(-err), "cannot read %s: %s",
+			 path, strerror(-err));
 }
 
 static int queue_path(char *buf, size_t size, const char *root,
 		      const char *rel)
 {
-	if (make_path(buf, size, root, SWAPQ_QUEUE_DIR "/%s", rel))
-		return fail(SWAPQ_EXIT_USAGE, "sysroot path too long");
-	return 0;
+	return sysroot_path(buf, size, root, SWAPQ_QUEUE_DIR "/%s", rel);
 }
 
 static int read_queue_file(const char *root, const char *rel,
@@ -72,7 +77,7 @@ static int read_queue_file(const char *root, const char *rel,
 		return rc;
 	rc = read_file(path, bufp);
 	if (rc)
-		return fail_read(path, rc);
+		return load_fail_read(path, rc);
 	return 0;
 }
 
@@ -88,7 +93,7 @@ static int read_u64(const char *root, const char *rel,
 	rc = parse_value_u64(buf, max, res);
 	free(buf);
 	if (rc)
-		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+		return load_fail(-EBADMSG, "%s: malformed value", path);
 	return 0;
 }
 
@@ -97,19 +102,16 @@ static int read_s64(const char *root, const char *rel, long long min,
 		    long long max, long long *res)
 {
 	char path[PATH_MAX], *buf;
-	size_t len;
 	int rc;
 
 	rc = read_queue_file(root, rel, path, sizeof(path), &buf);
 	if (rc)
 		return rc;
-	len = strlen(buf);
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
+	chomp(buf);
 	rc = parse_s64(buf, res);
 	free(buf);
 	if (rc || *res < min || *res > max)
-		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+		return load_fail(-EBADMSG, "%s: malformed value", path);
 	return 0;
 }
 
@@ -117,24 +119,20 @@ static int read_s64(const char *root, const char *rel, long long min,
 static int read_string(const char *root, const char *rel, char **res)
 {
 	char path[PATH_MAX], *buf;
-	size_t len;
 	int rc;
 
 	rc = read_queue_file(root, rel, path, sizeof(path), &buf);
 	if (rc)
 		return rc;
-	len = strlen(buf);
-	if (len && buf[len - 1] == '\n')
-		buf[--len] = '\0';
-	if (!len || strchr(buf, '\n')) {
+	if (!chomp(buf) || strchr(buf, '\n')) {
 		free(buf);
-		return fail(SWAPQ_EXIT_BADDATA, "%s: malformed value", path);
+		return load_fail(-EBADMSG, "%s: malformed value", path);
 	}
 	*res = buf;
 	return 0;
 }
 
-static struct swapq_ring *add_ring(struct swapq_ring **rings, unsigned int *nr)
+struct swapq_ring *add_ring(struct swapq_ring **rings, unsigned int *nr)
 {
 	struct swapq_ring *r;
 
@@ -142,18 +140,6 @@ static struct swapq_ring *add_ring(struct swapq_ring **rings, unsigned int *nr)
 	r = &(*rings)[(*nr)++];
 	memset(r, 0, sizeof(*r));
 	return r;
-}
-
-/* Add swap type @tok to @ring, refusing duplicates across all rings. */
-static int add_member(struct swapq_ring *ring, const char *tok, bool *seen)
-{
-	unsigned long long type;
-
-	if (parse_u64(tok, SWAPQ_MAX_TYPES - 1, &type) || seen[type])
-		return -EINVAL;
-	seen[type] = true;
-	ring->members[ring->nr++] = type;
-	return 0;
 }
 
 /* "devices/<type>/<name>", relative to the queue directory. */
@@ -202,9 +188,9 @@ static int load_device(const char *root, struct swapq_state *st, int type)
 	if (rc)
 		return rc;
 	if ((ring < 0) != (position < 0))
-		return fail(SWAPQ_EXIT_BADDATA,
-			    "%s%s/devices/%d: ring %lld but position %lld",
-			    root, SWAPQ_QUEUE_DIR, type, ring, position);
+		return load_fail(-EBADMSG,
+				 "%s%s/devices/%d: ring %lld but position %lld",
+				 root, SWAPQ_QUEUE_DIR, type, ring, position);
 
 	dev->in_ring = ring >= 0;
 	if (dev->in_ring) {
@@ -227,7 +213,7 @@ static int load_devices(const char *root, struct swapq_state *st)
 		return rc;
 	dir = opendir(path);
 	if (!dir)
-		return fail_read(path, -errno);
+		return load_fail_read(path, -errno);
 
 	while ((d = readdir(dir))) {
 		unsigned long long type;
@@ -235,8 +221,8 @@ static int load_devices(const char *root, struct swapq_state *st)
 		if (d->d_name[0] == '.')
 			continue;
 		if (parse_u64(d->d_name, SWAPQ_MAX_TYPES - 1, &type)) {
-			rc = fail(SWAPQ_EXIT_BADDATA, "%s/%s: unexpected entry",
-				  path, d->d_name);
+			rc = load_fail(-EBADMSG, "%s/%s: unexpected entry",
+				       path, d->d_name);
 			break;
 		}
 		rc = load_device(root, st, type);
@@ -269,16 +255,16 @@ static int derive_rings(const char *root, struct swapq_state *st)
 			add_ring(&st->rings, &st->nr_rings);
 		ring = &st->rings[dev->ring];
 		if (taken[dev->ring][dev->position])
-			return fail(SWAPQ_EXIT_BADDATA,
-				    "%s%s/devices: devices %d and %d both at ring %u position %u",
-				    root, SWAPQ_QUEUE_DIR,
-				    ring->members[dev->position], type,
-				    dev->ring, dev->position);
+			return load_fail(-EBADMSG,
+					 "%s%s/devices: devices %d and %d both at ring %u position %u",
+					 root, SWAPQ_QUEUE_DIR,
+					 ring->members[dev->position], type,
+					 dev->ring, dev->position);
 		if (ring->nr && ring->prio != dev->prio)
-			return fail(SWAPQ_EXIT_BADDATA,
-				    "%s%s/devices: ring %u holds devices of priority %lld and %lld",
-				    root, SWAPQ_QUEUE_DIR, dev->ring, ring->prio,
-				    dev->prio);
+			return load_fail(-EBADMSG,
+					 "%s%s/devices: ring %u holds devices of priority %lld and %lld",
+					 root, SWAPQ_QUEUE_DIR, dev->ring, ring->prio,
+					 dev->prio);
 		taken[dev->ring][dev->position] = true;
 		ring->members[dev->position] = type;
 		ring->prio = dev->prio;
@@ -289,52 +275,22 @@ static int derive_rings(const char *root, struct swapq_state *st)
 		const struct swapq_ring *ring = &st->rings[r];
 
 		if (!ring->nr)
-			return fail(SWAPQ_EXIT_BADDATA,
-				    "%s%s/devices: no device in ring %u of %u",
-				    root, SWAPQ_QUEUE_DIR, r, st->nr_rings);
+			return load_fail(-EBADMSG,
+					 "%s%s/devices: no device in ring %u of %u",
+					 root, SWAPQ_QUEUE_DIR, r, st->nr_rings);
 		/* nr devices on distinct positions: are they 0 to nr - 1? */
 		for (i = 0; i < ring->nr; i++)
 			if (!taken[r][i])
-				return fail(SWAPQ_EXIT_BADDATA,
-					    "%s%s/devices: no device at ring %u position %u",
-					    root, SWAPQ_QUEUE_DIR, r, i);
+				return load_fail(-EBADMSG,
+						 "%s%s/devices: no device at ring %u position %u",
+						 root, SWAPQ_QUEUE_DIR, r, i);
 		if (r && ring->prio >= st->rings[r - 1].prio)
-			return fail(SWAPQ_EXIT_BADDATA,
-				    "%s%s/devices: ring %u priority %lld is not below %lld",
-				    root, SWAPQ_QUEUE_DIR, r, ring->prio,
-				    st->rings[r - 1].prio);
+			return load_fail(-EBADMSG,
+					 "%s%s/devices: ring %u priority %lld is not below %lld",
+					 root, SWAPQ_QUEUE_DIR, r, ring->prio,
+					 st->rings[r - 1].prio);
 	}
 	return 0;
-}
-
-/* Split @line at blanks into at most @max tokens; -1 if there are more. */
-static int split(char *line, char **tok, int max)
-{
-	char *save, *t;
-	int n = 0;
-
-	for (t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
-		if (n == max)
-			return -1;
-		tok[n++] = t;
-	}
-	return n;
-}
-
-static void unescape_path(char *s)
-{
-	char *out = s;
-
-	while (*s) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
-		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
-			s += 4;
-		} else {
-			*out++ = *s++;
-		}
-	}
-	*out = '\0';
 }
 
 /*
@@ -347,13 +303,14 @@ static int load_proc_swaps(const char *root, struct swapq_state *st)
 	unsigned int lineno = 0;
 	int rc;
 
-	if (make_path(path, sizeof(path), root, "%s", SWAPQ_PROC_SWAPS))
-		return fail(SWAPQ_EXIT_USAGE, "sysroot path too long");
+	rc = sysroot_path(path, sizeof(path), root, "%s", SWAPQ_PROC_SWAPS);
+	if (rc)
+		return rc;
 	rc = read_file(path, &buf);
 	if (rc == -ENOENT)
 		return 0;
 	if (rc)
-		return fail_read(path, rc);
+		return load_fail_read(path, rc);
 
 	next = buf;
 	while ((line = strsep(&next, "\n"))) {
@@ -365,16 +322,16 @@ static int load_proc_swaps(const char *root, struct swapq_state *st)
 		if (++lineno == 1 || !*line)
 			continue;	/* header */
 
-		n = split(line, f, 5);
+		n = split_words(line, f, 5);
 		if (n != 5 ||
 		    parse_u64(f[2], ULLONG_MAX, &size) ||
 		    parse_u64(f[3], ULLONG_MAX, &used) ||
 		    parse_s64(f[4], &prio)) {
 			free(buf);
-			return fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line",
-				    path, lineno);
+			return load_fail(-EBADMSG, "%s:%u: malformed line",
+					 path, lineno);
 		}
-		unescape_path(f[0]);
+		unescape_octal(f[0]);
 
 		for (type = 0; type < SWAPQ_MAX_TYPES; type++) {
 			struct swapq_dev *dev = &st->devs[type];
@@ -394,20 +351,20 @@ int swapq_check_feature(const char *root)
 {
 	char path[PATH_MAX];
 	struct stat sb;
+	int err;
 
-	if (make_path(path, sizeof(path), root, "%s", SWAPQ_QUEUE_DIR)) {
-		swapq_err("sysroot path too long");
-		return SWAPQ_EXIT_USAGE;
-	}
+	if (sysroot_path(path, sizeof(path), root, "%s", SWAPQ_QUEUE_DIR))
+		return -EINVAL;
 	if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
 		return 0;
-	if (errno == EACCES || errno == EPERM) {
-		swapq_err("cannot access %s: %s", path, strerror(errno));
-		return SWAPQ_EXIT_PERM;
+	err = errno;
+	if (err == EACCES || err == EPERM) {
+		swapq_err("cannot access %s: %s", path, strerror(err));
+		return -err;
 	}
 	swapq_err("swap priority queues are not supported by this kernel (no %s)",
 		  path);
-	return SWAPQ_EXIT_NOFEATURE;
+	return -EOPNOTSUPP;
 }
 
 void swapq_free_state(struct swapq_state *st)
@@ -445,11 +402,12 @@ int swapq_load_state(const char *root, struct swapq_state *st)
 
 	memset(st, 0, sizeof(*st));
 	for (tries = 0; ; tries++) {
+		load_reset();
 		rc = read_u64(root, "generation", ULLONG_MAX, &gen0);
 		if (rc)
 			break;
 		rc = load_once(root, st);
-		if (rc && rc != SWAPQ_EXIT_BADDATA)
+		if (rc && rc != -EBADMSG)
 			break;
 		rc2 = read_u64(root, "generation", ULLONG_MAX, &gen1);
 		if (rc2) {
@@ -465,10 +423,27 @@ int swapq_load_state(const char *root, struct swapq_state *st)
 	if (!rc)
 		rc = load_proc_swaps(root, st);
 	if (rc) {
-		swapq_err("%s", load_error);
+		load_report();
 		swapq_free_state(st);
 	}
 	return rc;
+}
+
+/* The device after @prev (NULL: the first) in ring order, or NULL. */
+const struct swapq_dev *swapq_next_dev(const struct swapq_state *st,
+				      const struct swapq_dev *prev)
+{
+	unsigned int r = 0, pos = 0;
+
+	if (prev) {
+		r = prev->ring;
+		pos = prev->position + 1;
+	}
+	/* derive_rings() made every ring hold positions 0 to nr - 1 */
+	for (; r < st->nr_rings; r++, pos = 0)
+		if (pos < st->rings[r].nr)
+			return &st->devs[st->rings[r].members[pos]];
+	return NULL;
 }
 
 /*
@@ -512,10 +487,8 @@ int swapq_write_quota(const char *root, const char *relpath,
 	ssize_t n;
 	int fd, len, err;
 
-	if (make_path(path, sizeof(path), root, SWAPQ_QUEUE_DIR "/%s", relpath)) {
-		swapq_err("sysroot path too long");
-		return SWAPQ_EXIT_USAGE;
-	}
+	if (queue_path(path, sizeof(path), root, relpath))
+		return -EINVAL;
 	len = snprintf(buf, sizeof(buf), "%llu\n", value);
 
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -534,195 +507,14 @@ int swapq_write_quota(const char *root, const char *relpath,
 error:
 	if (err == EACCES || err == EPERM) {
 		swapq_err("cannot set %s: %s (root required)", what, strerror(err));
-		return SWAPQ_EXIT_PERM;
+		return -err;
 	}
 	if (is_dev && (err == ENOENT || err == ENODEV)) {
 		swapq_err("cannot set %s: device is being swapped off", what);
-		return SWAPQ_EXIT_NODEV;
+		return -ENODEV;
 	}
 	swapq_err("cannot set %s: %s", what, strerror(err));
-	return SWAPQ_EXIT_SYSERR;
-}
-
-/* ---- debugfs ---- */
-
-/* Expect "<key> <value>" at tok[i], tok[i + 1]. */
-static bool kv(char **tok, int i, const char *key, unsigned long long max,
-	       unsigned long long *res)
-{
-	return !strcmp(tok[i], key) && !parse_u64(tok[i + 1], max, res);
-}
-
-static int parse_debug_line(char **tok, int n, struct swapq_debug *dbg,
-			    bool *have_gen)
-{
-	unsigned long long a, b, c, d, e, f;
-	long long prio;
-	int i;
-
-	if (!strcmp(tok[0], "generation")) {
-		if (n != 2 || parse_u64(tok[1], ULLONG_MAX, &dbg->generation))
-			return -EINVAL;
-		*have_gen = true;
-	} else if (!strcmp(tok[0], "ring")) {
-		bool seen[SWAPQ_MAX_TYPES] = { false };
-		struct swapq_ring *ring;
-
-		if (n < 5 || parse_u64(tok[1], UINT_MAX, &a) ||
-		    a != dbg->nr_rings || strcmp(tok[2], "prio") ||
-		    parse_s64(tok[3], &prio) || strcmp(tok[4], "members"))
-			return -EINVAL;
-		ring = add_ring(&dbg->rings, &dbg->nr_rings);
-		ring->prio = prio;
-		for (i = 5; i < n; i++)
-			if (add_member(ring, tok[i], seen))
-				return -EINVAL;
-	} else if (!strcmp(tok[0], "device")) {
-		/* Checked, not used: sysfs has the same and more. */
-		if (n != 12 || parse_u64(tok[1], SWAPQ_MAX_TYPES - 1, &a) ||
-		    !kv(tok, 2, "ring", UINT_MAX, &b) ||
-		    !kv(tok, 4, "position", UINT_MAX, &c) ||
-		    !kv(tok, 6, "quota", ULLONG_MAX, &d) ||
-		    !kv(tok, 8, "available", 1, &e) ||
-		    !kv(tok, 10, "allocated", ULLONG_MAX, &f))
-			return -EINVAL;
-	} else if (!strcmp(tok[0], "cpu")) {
-		struct swapq_cpu *cpu;
-
-		if (n != 8 || parse_u64(tok[1], UINT_MAX, &a) ||
-		    !kv(tok, 2, "ring", UINT_MAX, &b) ||
-		    !kv(tok, 4, "position", UINT_MAX, &c) ||
-		    !kv(tok, 6, "left", ULLONG_MAX, &d))
-			return -EINVAL;
-		dbg->cpus = xreallocarray(dbg->cpus, dbg->nr_cpus + 1,
-					  sizeof(*dbg->cpus));
-		cpu = &dbg->cpus[dbg->nr_cpus++];
-		cpu->cpu = a;
-		cpu->ring = b;
-		cpu->position = c;
-		cpu->left = d;
-	} else if (!strcmp(tok[0], "stat")) {
-		struct swapq_stat *stat;
-
-		if (n != 3 || parse_u64(tok[2], ULLONG_MAX, &a))
-			return -EINVAL;
-		dbg->stats = xreallocarray(dbg->stats, dbg->nr_stats + 1,
-					   sizeof(*dbg->stats));
-		stat = &dbg->stats[dbg->nr_stats++];
-		stat->name = xstrdup(tok[1]);
-		stat->value = a;
-	}
-	/* Unknown records are skipped, for newer kernels. */
-	return 0;
-}
-
-static int parse_debug(const char *path, char *buf, struct swapq_debug *dbg)
-{
-	char *tok[MAX_TOKENS], *next = buf, *line;
-	unsigned int lineno = 0, i;
-	bool have_gen = false;
-
-	while ((line = strsep(&next, "\n"))) {
-		int n;
-
-		lineno++;
-		n = split(line, tok, MAX_TOKENS);
-		if (n == 0 && !next)
-			break;		/* after the final newline */
-		if (n <= 0 || parse_debug_line(tok, n, dbg, &have_gen))
-			return fail(SWAPQ_EXIT_BADDATA, "%s:%u: malformed line",
-				    path, lineno);
-	}
-	if (!have_gen)
-		return fail(SWAPQ_EXIT_BADDATA, "%s: no generation record", path);
-	for (i = 0; i < dbg->nr_cpus; i++)
-		if (dbg->cpus[i].ring >= dbg->nr_rings)
-			return fail(SWAPQ_EXIT_BADDATA,
-				    "%s: cpu %u refers to unknown ring %u",
-				    path, dbg->cpus[i].cpu, dbg->cpus[i].ring);
-	return 0;
-}
-
-static bool dir_is_empty(const char *path)
-{
-	struct dirent *d;
-	DIR *dir = opendir(path);
-	bool empty = true;
-
-	if (!dir)
-		return true;
-	while ((d = readdir(dir)))
-		if (strcmp(d->d_name, ".") && strcmp(d->d_name, "..")) {
-			empty = false;
-			break;
-		}
-	closedir(dir);
-	return empty;
-}
-
-int swapq_load_debug(const char *root, struct swapq_debug *dbg)
-{
-	char path[PATH_MAX], dir[PATH_MAX], *buf;
-	int rc, tries;
-
-	memset(dbg, 0, sizeof(*dbg));
-	if (make_path(path, sizeof(path), root, "%s", SWAPQ_DEBUGFS_FILE) ||
-	    make_path(dir, sizeof(dir), root, "%s", SWAPQ_DEBUGFS_DIR)) {
-		swapq_err("sysroot path too long");
-		return SWAPQ_EXIT_USAGE;
-	}
-
-	/*
-	 * A dump longer than one read() fails with EAGAIN if the queue is
-	 * published again before it is complete: start over, a few times.
-	 */
-	for (tries = 0; ; tries++) {
-		rc = read_file(path, &buf);
-		if (rc != -EAGAIN || tries == DEBUG_RETRIES)
-			break;
-	}
-	if (rc == -EAGAIN) {
-		swapq_err("%s: the queue changed during each of %d reads",
-			  path, DEBUG_RETRIES + 1);
-		return SWAPQ_EXIT_SYSERR;
-	}
-	if (rc == -ENOENT || rc == -ENOTDIR) {
-		if (dir_is_empty(dir))
-			swapq_err("debugfs is not mounted on %s (try: mount -t debugfs none %s)",
-				  dir, SWAPQ_DEBUGFS_DIR);
-		else
-			swapq_err("%s: not found (kernel built without swap queue debugfs support?)",
-				  path);
-		return SWAPQ_EXIT_NODEBUGFS;
-	}
-	if (rc == -EACCES || rc == -EPERM) {
-		swapq_err("cannot read %s: %s (debugfs is readable by root only)",
-			  path, strerror(-rc));
-		return SWAPQ_EXIT_PERM;
-	}
-	if (rc) {
-		rc = fail_read(path, rc);
-	} else {
-		rc = parse_debug(path, buf, dbg);
-		free(buf);
-	}
-	if (rc) {
-		swapq_err("%s", load_error);
-		swapq_free_debug(dbg);
-	}
-	return rc;
-}
-
-void swapq_free_debug(struct swapq_debug *dbg)
-{
-	unsigned int i;
-
-	for (i = 0; i < dbg->nr_stats; i++)
-		free(dbg->stats[i].name);
-	free(dbg->stats);
-	free(dbg->cpus);
-	free(dbg->rings);
-	memset(dbg, 0, sizeof(*dbg));
+	return -EIO;
 }
 
 /*
@@ -747,7 +539,7 @@ int swapq_load_snapshot(const char *root, struct swapq_state *st,
 		}
 		rc = read_u64(root, "generation", ULLONG_MAX, &gen);
 		if (rc) {
-			swapq_err("%s", load_error);
+			load_report();
 			break;
 		}
 		if (st->generation == dbg->generation && gen == st->generation)
@@ -757,7 +549,7 @@ int swapq_load_snapshot(const char *root, struct swapq_state *st,
 				  root, SWAPQ_QUEUE_DIR, st->generation, gen,
 				  root, SWAPQ_DEBUGFS_FILE, dbg->generation,
 				  LOAD_RETRIES + 1);
-			rc = SWAPQ_EXIT_BADDATA;
+			rc = -EBADMSG;
 			break;
 		}
 		swapq_free_debug(dbg);
@@ -771,7 +563,7 @@ int swapq_load_snapshot(const char *root, struct swapq_state *st,
 /*
  * Is swap type @type still the device at @path? A device found by path
  * may be swapped off, and its type reused by another, between the lookup
- * and the write. Returns 0, SWAPQ_EXIT_NODEV, or another exit code.
+ * and the write. Returns 0, -ENODEV, or another negative errno.
  */
 int swapq_check_dev_path(const char *root, int type, const char *path)
 {
@@ -779,14 +571,15 @@ int swapq_check_dev_path(const char *root, int type, const char *path)
 	bool same;
 	int rc;
 
+	load_reset();
 	rc = read_string(root, dev_file(rel, sizeof(rel), type, "path"), &now);
-	if (rc == SWAPQ_EXIT_BADDATA && strstr(load_error, ": missing"))
-		return SWAPQ_EXIT_NODEV;
+	if (rc == -EBADMSG && strstr(load_error, ": missing"))
+		return -ENODEV;
 	if (rc) {
-		swapq_err("%s", load_error);
+		load_report();
 		return rc;
 	}
 	same = !strcmp(now, path);
 	free(now);
-	return same ? 0 : SWAPQ_EXIT_NODEV;
+	return same ? 0 : -ENODEV;
 }

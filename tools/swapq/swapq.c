@@ -4,19 +4,21 @@
  *
  * Reads /sys/kernel/mm/swap/queue, /sys/kernel/debug/swap/queue and
  * /proc/swaps, and prints them as tables with libsmartcols.
+ *
+ * This file parses the options and runs a command; the commands are in
+ * commands.c and watch.c, the column table in output.c, the loaders in
+ * queue.c (sysfs, /proc/swaps) and debugfs.c, the configuration file in
+ * apply.c. All of them return 0 or a negative errno: the exit code is
+ * chosen here, once.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
-#include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <libsmartcols.h>
@@ -30,856 +32,54 @@
 #define MIN_INTERVAL	0.1	/* seconds; below, sampling is mostly noise */
 #define MAX_INTERVAL	86400.0	/* seconds */
 
-struct swapq_ctl {
-	const char *sysroot;
-	const char *output;		/* -o argument */
-	bool json;
-	bool raw;
-	bool noheadings;
-	bool bytes;
-	bool set_default;		/* quota --default */
-	bool save;			/* quota --save */
-	double interval;		/* watch -i */
-	unsigned long long count;	/* watch -c, 0 = forever */
-
-	int columns[32];		/* selected output columns */
-	size_t ncolumns;
-};
-
-/* ---- output columns ---- */
-
-enum {
-	COL_CPU,
-	COL_RING,
-	COL_PRIO,
-	COL_POSITION,
-	COL_TYPE,
-	COL_DEVICE,
-	COL_NAME,
-	COL_SIZE,
-	COL_USED,
-	COL_QUOTA,
-	COL_AVAIL,
-	COL_ALLOCATED,
-	COL_SHARE,
-	COL_LEFT,
-	COL_DELTA,
-	COL_RATE,
-	COL_MIBS,
-	COL_STAT,
-	COL_VALUE,
-};
-
-struct colinfo {
-	const char *name;
-	double whint;
-	int flags;
-	int json_type;
-	const char *help;
-};
-
-static const struct colinfo infos[] = {
-	[COL_CPU]	= { "CPU",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "CPU number" },
-	[COL_RING]	= { "RING",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "ring index, 0 is the highest priority" },
-	[COL_PRIO]	= { "PRIO",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "swap priority" },
-	[COL_POSITION]	= { "POSITION",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "index inside the ring" },
-	[COL_TYPE]	= { "TYPE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "swap type (device number 0-31)" },
-	[COL_DEVICE]	= { "DEVICE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "swap type of the device at POSITION" },
-	[COL_NAME]	= { "NAME",	  0.3, 0, SCOLS_JSON_STRING,
-			    "device or file path" },
-	[COL_SIZE]	= { "SIZE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_STRING,
-			    "size of the swap area" },
-	[COL_USED]	= { "USED",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_STRING,
-			    "space in use" },
-	[COL_QUOTA]	= { "QUOTA",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "pages a CPU takes from the device per turn" },
-	[COL_AVAIL]	= { "AVAIL",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_BOOLEAN,
-			    "1 if writable and not full, else 0" },
-	[COL_ALLOCATED]	= { "ALLOCATED",  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "pages allocated since swapon" },
-	[COL_SHARE]	= { "SHARE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "percent of the ring's allocations" },
-	[COL_LEFT]	= { "LEFT",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "pages left of the current turn" },
-	[COL_DELTA]	= { "DELTA",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "pages allocated during the interval" },
-	[COL_RATE]	= { "PAGES/S",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "allocation rate in pages per second" },
-	[COL_MIBS]	= { "MIB/S",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "allocation rate in MiB per second" },
-	[COL_STAT]	= { "STAT",	  0.2, 0, SCOLS_JSON_STRING,
-			    "counter name" },
-	[COL_VALUE]	= { "VALUE",	  0.1, SCOLS_FL_RIGHT, SCOLS_JSON_NUMBER,
-			    "counter value" },
-};
-
 /* ---- commands ---- */
 
-struct command {
-	const char *name;
-	const char *table;		/* JSON name of the table */
-	int (*fn)(struct swapq_ctl *ctl, int argc, char **argv);
-	const int *cols;		/* columns this command knows */
-	size_t ncols;
-	size_t ndefault;		/* the first ndefault are the default */
-};
-
-static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv);
-static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv);
-static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv);
-static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv);
-static int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv);
-static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv);
-static int cmd_stats(struct swapq_ctl *ctl, int argc, char **argv);
-static int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv);
-
+/* The columns of each command: the defaults, then the optional ones. */
 static const int status_cols[] = {
 	COL_RING, COL_PRIO, COL_TYPE, COL_NAME, COL_SIZE, COL_USED,
 	COL_QUOTA, COL_AVAIL, COL_ALLOCATED, COL_SHARE,
-	COL_POSITION,
 };
+static const int status_more[] = { COL_POSITION };
 
 static const int cpus_cols[] = {
 	COL_CPU, COL_RING, COL_PRIO, COL_POSITION, COL_DEVICE, COL_LEFT,
-	COL_NAME,
 };
+static const int cpus_more[] = { COL_NAME };
 
-static const int quota_cols[] = {
-	COL_TYPE, COL_NAME, COL_PRIO, COL_QUOTA,
-	COL_RING, COL_POSITION,
-};
+static const int quota_cols[] = { COL_TYPE, COL_NAME, COL_PRIO, COL_QUOTA };
+static const int quota_more[] = { COL_RING, COL_POSITION };
 
-static const int default_cols[] = {
-	COL_QUOTA,
-};
+static const int default_cols[] = { COL_QUOTA };
 
 static const int watch_cols[] = {
 	COL_RING, COL_PRIO, COL_TYPE, COL_NAME, COL_DELTA, COL_RATE, COL_MIBS,
-	COL_POSITION, COL_ALLOCATED,
 };
+static const int watch_more[] = { COL_POSITION, COL_ALLOCATED };
 
-static const int stats_cols[] = {
-	COL_STAT, COL_VALUE,
-};
+static const int stats_cols[] = { COL_STAT, COL_VALUE };
 
-#define COMMAND(n, t, f, c, d) \
-	{ .name = n, .table = t, .fn = f, .cols = c, \
-	  .ncols = sizeof(c) / sizeof(c[0]), .ndefault = d }
+#define COLUMNS(c)	.defaults = c, .ndefaults = ARRAY_SIZE(c)
+#define MORE(c)		.optional = c, .noptional = ARRAY_SIZE(c)
 
-static const struct command commands[] = {
-	COMMAND("status", "devices", cmd_status, status_cols, 10),
-	COMMAND("cpus", "cpus", cmd_cpus, cpus_cols, 6),
-	COMMAND("quota", "quotas", cmd_quota, quota_cols, 4),
+static const struct swapq_cmd commands[] = {
+	{ "status", "devices", cmd_status, COLUMNS(status_cols),
+	  MORE(status_more) },
+	{ "cpus", "cpus", cmd_cpus, COLUMNS(cpus_cols), MORE(cpus_more) },
+	{ "quota", "quotas", cmd_quota, COLUMNS(quota_cols),
+	  MORE(quota_more) },
 	/* quota --default; never matched by name, as it has a blank */
-	COMMAND("quota --default", "default_quota", cmd_quota_default,
-		default_cols, 1),
-	COMMAND("watch", "rates", cmd_watch, watch_cols, 7),
-	COMMAND("stats", "stats", cmd_stats, stats_cols, 2),
+	{ "quota --default", "default_quota", cmd_quota_default,
+	  COLUMNS(default_cols) },
+	{ "watch", "rates", cmd_watch, COLUMNS(watch_cols), MORE(watch_more) },
+	{ "stats", "stats", cmd_stats, COLUMNS(stats_cols) },
 	/* no table: it reports what it changes */
 	{ .name = "apply", .fn = cmd_apply },
 };
-
-static const struct command *current;
-
-static int column_id(const char *name, size_t len)
-{
-	size_t i;
-
-	for (i = 0; i < current->ncols; i++) {
-		const char *cn = infos[current->cols[i]].name;
-
-		if (strlen(cn) == len && !strncasecmp(cn, name, len))
-			return current->cols[i];
-	}
-	return -1;
-}
-
-/*
- * Select the output columns: the command's defaults, or the -o list;
- * "+LIST" appends to the defaults.
- */
-static int select_columns(struct swapq_ctl *ctl)
-{
-	const char *p = ctl->output;
-	size_t i;
-
-	ctl->ncolumns = 0;
-	if (!current->ncols) {
-		if (p) {
-			swapq_err("%s has no output columns", current->name);
-			return SWAPQ_EXIT_USAGE;
-		}
-		return 0;
-	}
-	if (!p || *p == '+') {
-		for (i = 0; i < current->ndefault; i++)
-			ctl->columns[ctl->ncolumns++] = current->cols[i];
-		if (!p)
-			return 0;
-		p++;
-	}
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int id = column_id(p, len);
-
-		if (id < 0) {
-			swapq_err("unknown column for %s: '%.*s'",
-				  current->name, (int)len, p);
-			return SWAPQ_EXIT_USAGE;
-		}
-		/* A column twice would print twice, and clash as a JSON key. */
-		for (i = 0; i < ctl->ncolumns; i++)
-			if (ctl->columns[i] == id) {
-				swapq_err("column '%s' given twice",
-					  infos[id].name);
-				return SWAPQ_EXIT_USAGE;
-			}
-		if (ctl->ncolumns == sizeof(ctl->columns) / sizeof(ctl->columns[0])) {
-			swapq_err("too many columns");
-			return SWAPQ_EXIT_USAGE;
-		}
-		ctl->columns[ctl->ncolumns++] = id;
-		p += len;
-		if (*p == ',' && *++p == '\0')
-			break;
-	}
-	if (!ctl->ncolumns) {
-		swapq_err("no output columns given");
-		return SWAPQ_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* ---- table helpers ---- */
-
-static struct libscols_table *new_table(struct swapq_ctl *ctl)
-{
-	struct libscols_table *tb;
-	size_t i;
-
-	tb = scols_new_table();
-	if (!tb) {
-		swapq_err("out of memory");
-		exit(SWAPQ_EXIT_SYSERR);
-	}
-	scols_table_set_name(tb, current->table);
-	scols_table_enable_json(tb, ctl->json);
-	scols_table_enable_raw(tb, ctl->raw);
-	scols_table_enable_noheadings(tb, ctl->noheadings);
-
-	for (i = 0; i < ctl->ncolumns; i++) {
-		const struct colinfo *ci = &infos[ctl->columns[i]];
-		struct libscols_column *cl;
-		int json_type = ci->json_type;
-
-		cl = scols_table_new_column(tb, ci->name, ci->whint, ci->flags);
-		if (!cl) {
-			swapq_err("out of memory");
-			exit(SWAPQ_EXIT_SYSERR);
-		}
-		if (ctl->bytes && (ctl->columns[i] == COL_SIZE ||
-				   ctl->columns[i] == COL_USED))
-			json_type = SCOLS_JSON_NUMBER;
-		scols_column_set_json_type(cl, json_type);
-	}
-	return tb;
-}
-
-static struct libscols_line *new_line(struct libscols_table *tb)
-{
-	struct libscols_line *ln = scols_table_new_line(tb, NULL);
-
-	if (!ln) {
-		swapq_err("out of memory");
-		exit(SWAPQ_EXIT_SYSERR);
-	}
-	return ln;
-}
-
-static __attribute__((format(printf, 3, 4)))
-void set_cell(struct libscols_line *ln, size_t i, const char *fmt, ...)
-{
-	char buf[256];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (scols_line_set_data(ln, i, buf)) {
-		swapq_err("out of memory");
-		exit(SWAPQ_EXIT_SYSERR);
-	}
-}
-
-static void set_size_cell(struct swapq_ctl *ctl, struct libscols_line *ln,
-			  size_t i, unsigned long long kib)
-{
-	char buf[32];
-
-	if (ctl->bytes) {
-		set_cell(ln, i, "%llu", kib * 1024);
-	} else {
-		size_to_human(kib * 1024, buf, sizeof(buf));
-		set_cell(ln, i, "%s", buf);
-	}
-}
-
-/* Cells every device table shares; returns false for other columns. */
-static bool set_dev_cell(struct swapq_ctl *ctl, struct libscols_line *ln,
-			 size_t i, const struct swapq_dev *dev)
-{
-	switch (ctl->columns[i]) {
-	case COL_RING:
-		if (dev->in_ring)
-			set_cell(ln, i, "%u", dev->ring);
-		break;
-	case COL_PRIO:
-		set_cell(ln, i, "%lld", dev->prio);
-		break;
-	case COL_POSITION:
-		if (dev->in_ring)
-			set_cell(ln, i, "%u", dev->position);
-		break;
-	case COL_TYPE:
-		set_cell(ln, i, "%d", dev->type);
-		break;
-	case COL_NAME:
-		set_cell(ln, i, "%s", dev->path);
-		break;
-	case COL_SIZE:
-		if (dev->in_swaps)
-			set_size_cell(ctl, ln, i, dev->size_kib);
-		break;
-	case COL_USED:
-		if (dev->in_swaps)
-			set_size_cell(ctl, ln, i, dev->used_kib);
-		break;
-	case COL_QUOTA:
-		set_cell(ln, i, "%llu", dev->quota);
-		break;
-	case COL_AVAIL:
-		set_cell(ln, i, "%d", dev->available);
-		break;
-	case COL_ALLOCATED:
-		set_cell(ln, i, "%llu", dev->allocated);
-		break;
-	default:
-		return false;
-	}
-	return true;
-}
-
-static void print_table(struct libscols_table *tb)
-{
-	scols_print_table(tb);
-	scols_unref_table(tb);
-}
-
-static int load(struct swapq_ctl *ctl, struct swapq_state *st)
-{
-	int rc = swapq_check_feature(ctl->sysroot);
-
-	if (!rc)
-		rc = swapq_load_state(ctl->sysroot, st);
-	return rc;
-}
-
-static int no_args(int argc, char **argv)
-{
-	if (argc > 0) {
-		swapq_err("%s: unexpected argument '%s'", current->name, argv[0]);
-		return SWAPQ_EXIT_USAGE;
-	}
-	return 0;
-}
-
-/* ---- status ---- */
-
-static unsigned long long ring_allocated(const struct swapq_state *st,
-					 const struct swapq_ring *ring)
-{
-	unsigned long long sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < ring->nr; i++)
-		sum += st->devs[ring->members[i]].allocated;
-	return sum;
-}
-
-static int cmd_status(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	struct libscols_table *tb;
-	struct swapq_state st;
-	unsigned int r, m;
-	int rc;
-
-	rc = no_args(argc, argv);
-	if (!rc)
-		rc = load(ctl, &st);
-	if (rc)
-		return rc;
-
-	tb = new_table(ctl);
-	for (r = 0; r < st.nr_rings; r++) {
-		const struct swapq_ring *ring = &st.rings[r];
-		unsigned long long total = ring_allocated(&st, ring);
-
-		for (m = 0; m < ring->nr; m++) {
-			const struct swapq_dev *dev = &st.devs[ring->members[m]];
-			struct libscols_line *ln = new_line(tb);
-			size_t i;
-
-			for (i = 0; i < ctl->ncolumns; i++) {
-				if (set_dev_cell(ctl, ln, i, dev))
-					continue;
-				/* COL_SHARE; empty while the ring is unused */
-				if (total)
-					set_cell(ln, i, "%.1f",
-						 100.0 * dev->allocated / total);
-			}
-		}
-	}
-	print_table(tb);
-	swapq_free_state(&st);
-	return 0;
-}
-
-/* ---- cpus and stats (debugfs) ---- */
-
-static int cmd_cpus(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	struct libscols_table *tb;
-	struct swapq_debug dbg;
-	struct swapq_state st;
-	unsigned int c;
-	int rc;
-
-	rc = no_args(argc, argv);
-	if (!rc)
-		rc = swapq_check_feature(ctl->sysroot);
-	if (!rc)
-		rc = swapq_load_snapshot(ctl->sysroot, &st, &dbg);
-	if (rc)
-		return rc;
-
-	tb = new_table(ctl);
-	for (c = 0; c < dbg.nr_cpus; c++) {
-		const struct swapq_cpu *cpu = &dbg.cpus[c];
-		const struct swapq_ring *ring = &dbg.rings[cpu->ring];
-		struct libscols_line *ln = new_line(tb);
-		int type = -1;
-		size_t i;
-
-		/* A cursor may point past the end until it wraps. */
-		if (cpu->position < ring->nr)
-			type = ring->members[cpu->position];
-
-		for (i = 0; i < ctl->ncolumns; i++) {
-			switch (ctl->columns[i]) {
-			case COL_CPU:
-				set_cell(ln, i, "%u", cpu->cpu);
-				break;
-			case COL_RING:
-				set_cell(ln, i, "%u", cpu->ring);
-				break;
-			case COL_PRIO:
-				set_cell(ln, i, "%lld", ring->prio);
-				break;
-			case COL_POSITION:
-				set_cell(ln, i, "%u", cpu->position);
-				break;
-			case COL_DEVICE:
-				if (type >= 0)
-					set_cell(ln, i, "%d", type);
-				break;
-			case COL_NAME:
-				if (type >= 0 && st.devs[type].present)
-					set_cell(ln, i, "%s", st.devs[type].path);
-				break;
-			case COL_LEFT:
-				set_cell(ln, i, "%llu", cpu->left);
-				break;
-			}
-		}
-	}
-	print_table(tb);
-	swapq_free_debug(&dbg);
-	swapq_free_state(&st);
-	return 0;
-}
-
-static int cmd_stats(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	struct libscols_table *tb;
-	struct swapq_debug dbg;
-	unsigned int s;
-	int rc;
-
-	rc = no_args(argc, argv);
-	if (!rc)
-		rc = swapq_check_feature(ctl->sysroot);
-	if (!rc)
-		rc = swapq_load_debug(ctl->sysroot, &dbg);
-	if (rc)
-		return rc;
-
-	tb = new_table(ctl);
-	for (s = 0; s < dbg.nr_stats; s++) {
-		struct libscols_line *ln = new_line(tb);
-		size_t i;
-
-		for (i = 0; i < ctl->ncolumns; i++) {
-			if (ctl->columns[i] == COL_STAT)
-				set_cell(ln, i, "%s", dbg.stats[s].name);
-			else
-				set_cell(ln, i, "%llu", dbg.stats[s].value);
-		}
-	}
-	print_table(tb);
-	swapq_free_debug(&dbg);
-	return 0;
-}
-
-/* ---- quota ---- */
-
-static int parse_pages(const char *s, unsigned long long *pages)
-{
-	if (parse_u64(s, SWAPQ_QUOTA_MAX, pages) || *pages < SWAPQ_QUOTA_MIN) {
-		swapq_err("invalid number of pages '%s' (expected %llu-%llu)",
-			  s, SWAPQ_QUOTA_MIN, SWAPQ_QUOTA_MAX);
-		return SWAPQ_EXIT_USAGE;
-	}
-	return 0;
-}
-
-static void add_quota_line(struct swapq_ctl *ctl, struct libscols_table *tb,
-			   const struct swapq_dev *dev)
-{
-	struct libscols_line *ln = new_line(tb);
-	size_t i;
-
-	for (i = 0; i < ctl->ncolumns; i++)
-		set_dev_cell(ctl, ln, i, dev);
-}
-
-static int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	struct libscols_table *tb;
-	struct libscols_line *ln;
-	unsigned long long pages;
-	struct swapq_state st;
-	int rc;
-
-	if (argc > 1) {
-		swapq_err("quota --default: unexpected argument '%s'", argv[1]);
-		return SWAPQ_EXIT_USAGE;
-	}
-	if (argc == 1) {
-		rc = parse_pages(argv[0], &pages);
-		if (!rc)
-			rc = swapq_check_feature(ctl->sysroot);
-		if (!rc)
-			rc = swapq_write_quota(ctl->sysroot, "default_quota",
-					       "default quota", pages);
-		return rc;
-	}
-
-	rc = load(ctl, &st);
-	if (rc)
-		return rc;
-	tb = new_table(ctl);
-	ln = new_line(tb);
-	set_cell(ln, 0, "%llu", st.default_quota);
-	print_table(tb);
-	swapq_free_state(&st);
-	return 0;
-}
-
-/*
- * Set the quota of @dev, found by @name. By path, the type may go to
- * another device in the meantime: check it before and after the write.
- */
-static int write_dev_quota(struct swapq_ctl *ctl, const char *name,
-			   const struct swapq_dev *dev, const char *rel,
-			   const char *what, unsigned long long pages)
-{
-	unsigned long long type;
-	bool by_path = parse_u64(name, ULLONG_MAX, &type) != 0;
-	int rc;
-
-	if (by_path) {
-		rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
-		if (rc == SWAPQ_EXIT_NODEV)
-			swapq_err("%s: unknown swap device (swapped off before its quota was set; nothing written)",
-				  name);
-		if (rc)
-			return rc;
-	}
-	rc = swapq_write_quota(ctl->sysroot, rel, what, pages);
-	if (rc || !by_path)
-		return rc;
-	rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
-	if (rc == SWAPQ_EXIT_NODEV)
-		swapq_err("%s: unknown swap device (swapped off while its quota was set; swap type %d may now be another device)",
-			  name, dev->type);
-	return rc;
-}
-
-static int cmd_quota(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	if (ctl->save) {
-		if (argc > 1) {
-			swapq_err("quota --save: unexpected argument '%s'", argv[1]);
-			return SWAPQ_EXIT_USAGE;
-		}
-		if (argc && !*argv[0]) {
-			swapq_err("quota --save: empty file name");
-			return SWAPQ_EXIT_USAGE;
-		}
-		return swapq_save(ctl->sysroot, argc ? argv[0] : NULL);
-	}
-	return quota_devices(ctl, argc, argv);
-}
-
-/* ---- apply ---- */
-
-static int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	if (argc > 1) {
-		swapq_err("apply: unexpected argument '%s'", argv[1]);
-		return SWAPQ_EXIT_USAGE;
-	}
-	if (argc && !*argv[0]) {
-		swapq_err("apply: empty file name");
-		return SWAPQ_EXIT_USAGE;
-	}
-	return swapq_apply(ctl->sysroot, argc ? argv[0] : NULL);
-}
-
-static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	unsigned long long pages = 0;
-	struct libscols_table *tb;
-	struct swapq_dev *dev;
-	struct swapq_state st;
-	unsigned int r, m;
-	char rel[64], what[PATH_MAX + 16];
-	int rc;
-
-	if (argc > 2) {
-		swapq_err("quota: unexpected argument '%s'", argv[2]);
-		return SWAPQ_EXIT_USAGE;
-	}
-	if (argc >= 1 && !*argv[0]) {
-		swapq_err("quota: empty device name");
-		return SWAPQ_EXIT_USAGE;
-	}
-	if (argc == 2) {
-		rc = parse_pages(argv[1], &pages);
-		if (rc)
-			return rc;
-	}
-
-	rc = load(ctl, &st);
-	if (rc)
-		return rc;
-
-	if (argc == 0) {
-		tb = new_table(ctl);
-		for (r = 0; r < st.nr_rings; r++)
-			for (m = 0; m < st.rings[r].nr; m++)
-				add_quota_line(ctl, tb,
-					       &st.devs[st.rings[r].members[m]]);
-		print_table(tb);
-		goto out;
-	}
-
-	dev = swapq_find_dev(&st, argv[0]);
-	if (!dev) {
-		swapq_err("%s: unknown swap device (not in %s%s/devices)",
-			  argv[0], ctl->sysroot, SWAPQ_QUEUE_DIR);
-		rc = SWAPQ_EXIT_NODEV;
-		goto out;
-	}
-
-	if (argc == 1) {
-		tb = new_table(ctl);
-		add_quota_line(ctl, tb, dev);
-		print_table(tb);
-	} else {
-		snprintf(rel, sizeof(rel), "devices/%d/quota", dev->type);
-		snprintf(what, sizeof(what), "quota of %s", dev->path);
-		rc = write_dev_quota(ctl, argv[0], dev, rel, what, pages);
-	}
-out:
-	swapq_free_state(&st);
-	return rc;
-}
-
-/* ---- watch ---- */
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static void sleep_for(double seconds)
-{
-	struct timespec ts;
-
-	ts.tv_sec = (time_t)seconds;
-	ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/* Drop the blanks and newlines libsmartcols puts outside JSON strings. */
-static void compact_json(char *s)
-{
-	bool in_str = false, esc = false;
-	char *out = s;
-
-	for (; *s; s++) {
-		if (in_str) {
-			if (esc)
-				esc = false;
-			else if (*s == '\\')
-				esc = true;
-			else if (*s == '"')
-				in_str = false;
-		} else if (*s == '"') {
-			in_str = true;
-		} else if (isspace((unsigned char)*s)) {
-			continue;
-		}
-		*out++ = *s;
-	}
-	*out = '\0';
-}
-
-/*
- * One JSON Lines record per sample: the table's object on one line, with
- * the wall clock time of the sample and the seconds it covers up front,
- * so that a consumer needs no state to place it.
- */
-static void print_json_sample(struct libscols_table *tb, double elapsed)
-{
-	struct timespec ts;
-	char *data = NULL;
-
-	if (scols_print_table_to_string(tb, &data) || !data || data[0] != '{') {
-		swapq_err("out of memory");
-		exit(SWAPQ_EXIT_SYSERR);
-	}
-	compact_json(data);
-	clock_gettime(CLOCK_REALTIME, &ts);
-	printf("{\"time\":%lld.%06ld,\"interval\":%.6f,%s\n",
-	       (long long)ts.tv_sec, ts.tv_nsec / 1000, elapsed, data + 1);
-	free(data);
-	scols_unref_table(tb);
-}
-
-static void print_rates(struct swapq_ctl *ctl, const struct swapq_state *prev,
-			const struct swapq_state *cur, double elapsed)
-{
-	long page_size = sysconf(_SC_PAGESIZE);
-	struct libscols_table *tb = new_table(ctl);
-	unsigned int r, m;
-
-	for (r = 0; r < cur->nr_rings; r++) {
-		for (m = 0; m < cur->rings[r].nr; m++) {
-			int type = cur->rings[r].members[m];
-			const struct swapq_dev *dev = &cur->devs[type];
-			const struct swapq_dev *old = &prev->devs[type];
-			struct libscols_line *ln = new_line(tb);
-			bool known;
-			double rate = 0;
-			size_t i;
-
-			/* Not there before, or swapped off and on again. */
-			known = old->present && !strcmp(old->path, dev->path) &&
-				old->allocated <= dev->allocated;
-			if (known)
-				rate = (dev->allocated - old->allocated) / elapsed;
-
-			for (i = 0; i < ctl->ncolumns; i++) {
-				if (set_dev_cell(ctl, ln, i, dev) || !known)
-					continue;
-				switch (ctl->columns[i]) {
-				case COL_DELTA:
-					set_cell(ln, i, "%llu",
-						 dev->allocated - old->allocated);
-					break;
-				case COL_RATE:
-					set_cell(ln, i, "%.1f", rate);
-					break;
-				case COL_MIBS:
-					set_cell(ln, i, "%.2f",
-						 rate * page_size / (1 << 20));
-					break;
-				}
-			}
-		}
-	}
-	if (ctl->json)
-		print_json_sample(tb, elapsed);
-	else
-		print_table(tb);
-}
-
-static int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv)
-{
-	bool tty = isatty(STDOUT_FILENO) && !ctl->json && !ctl->raw;
-	struct swapq_state prev, cur;
-	unsigned long long n;
-	double t0, t1;
-	int rc;
-
-	rc = no_args(argc, argv);
-	if (!rc)
-		rc = load(ctl, &prev);
-	if (rc)
-		return rc;
-	t0 = now();
-
-	for (n = 0; !ctl->count || n < ctl->count; n++) {
-		sleep_for(ctl->interval);
-		rc = swapq_load_state(ctl->sysroot, &cur);
-		if (rc)
-			break;
-		t1 = now();
-
-		if (tty)
-			fputs("\033[H\033[2J", stdout);
-		else if (n && !ctl->json)
-			fputc('\n', stdout);
-		print_rates(ctl, &prev, &cur, t1 - t0);
-		fflush(stdout);
-
-		swapq_free_state(&prev);
-		prev = cur;
-		t0 = t1;
-	}
-	swapq_free_state(&prev);
-	return rc;
-}
 
 /* ---- main ---- */
 
 static void __attribute__((__noreturn__)) usage(void)
 {
-	size_t c, i;
-
 	printf("Usage:\n"
 	       " swapq [options] [status]\n"
 	       " swapq [options] cpus\n"
@@ -919,19 +119,7 @@ static void __attribute__((__noreturn__)) usage(void)
 	       "<pages> is a decimal number from %llu to %llu.\n",
 	       SWAPQ_QUOTA_MIN, SWAPQ_QUOTA_MAX);
 
-	printf("\nOutput columns (optional ones in brackets):\n");
-	for (c = 0; c < sizeof(commands) / sizeof(commands[0]); c++) {
-		if (!commands[c].ncols)
-			continue;
-		printf(" %-7s", commands[c].name);
-		for (i = 0; i < commands[c].ncols; i++)
-			printf("%s%s", i == commands[c].ndefault ? " [" : " ",
-			       infos[commands[c].cols[i]].name);
-		printf("%s\n", commands[c].ncols > commands[c].ndefault ? "]" : "");
-	}
-	printf("\n");
-	for (i = 0; i < sizeof(infos) / sizeof(infos[0]); i++)
-		printf(" %10s  %s\n", infos[i].name, infos[i].help);
+	usage_columns(commands, ARRAY_SIZE(commands));
 
 	printf("\nExit status:\n"
 	       " 0  success\n"
@@ -949,7 +137,7 @@ static void __attribute__((__noreturn__)) usage(void)
 static int bad_usage(void)
 {
 	fprintf(stderr, "Try 'swapq --help' for more information.\n");
-	return SWAPQ_EXIT_USAGE;
+	return -EINVAL;
 }
 
 /*
@@ -1079,11 +267,11 @@ static int check_sysroot(const char *root)
 		return 0;
 	if (stat(root, &sb)) {
 		swapq_err("sysroot %s: %s", root, strerror(errno));
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	if (!S_ISDIR(sb.st_mode)) {
 		swapq_err("sysroot %s: %s", root, strerror(ENOTDIR));
-		return SWAPQ_EXIT_USAGE;
+		return -EINVAL;
 	}
 	return 0;
 }
@@ -1095,7 +283,7 @@ static int close_stdout(void)
 		if (errno == EPIPE)
 			return 0;
 		swapq_err("write error: %s", strerror(errno));
-		return SWAPQ_EXIT_SYSERR;
+		return -EIO;
 	}
 	return 0;
 }
@@ -1120,6 +308,7 @@ static const struct option longopts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* Parse the options and run the command. Returns 0, or a negative errno. */
 static int run(int argc, char **argv)
 {
 	struct swapq_ctl ctl = { .interval = 1.0 };
@@ -1160,7 +349,7 @@ static int run(int argc, char **argv)
 			if (parse_interval(optarg, &ctl.interval)) {
 				swapq_err("invalid interval '%s' (expected a decimal number of seconds from %g to %g)",
 					  optarg, MIN_INTERVAL, MAX_INTERVAL);
-				return SWAPQ_EXIT_USAGE;
+				return -EINVAL;
 			}
 			interval_set = true;
 			break;
@@ -1168,7 +357,7 @@ static int run(int argc, char **argv)
 			if (parse_u64(optarg, ULLONG_MAX, &ctl.count) || !ctl.count) {
 				swapq_err("invalid count '%s' (expected a decimal number from 1)",
 					  optarg);
-				return SWAPQ_EXIT_USAGE;
+				return -EINVAL;
 			}
 			count_set = true;
 			break;
@@ -1179,7 +368,7 @@ static int run(int argc, char **argv)
 			usage();
 		case 'V':
 			printf("swapq %s\n", SWAPQ_VERSION);
-			return SWAPQ_EXIT_OK;
+			return 0;
 		case ':':
 			swapq_err("option '%s' requires an argument",
 				  argv[optind - 1]);
@@ -1204,22 +393,22 @@ static int run(int argc, char **argv)
 		name = "quota --default";
 	else if (strchr(name, ' '))
 		name = "";
-	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(name, commands[i].name))
-			current = &commands[i];
-	if (!current) {
+			ctl.cmd = &commands[i];
+	if (!ctl.cmd) {
 		swapq_err("unknown command '%s'", argv[optind - 1]);
 		return bad_usage();
 	}
-	if ((interval_set || count_set) && current->fn != cmd_watch) {
+	if ((interval_set || count_set) && ctl.cmd->fn != cmd_watch) {
 		swapq_err("--interval and --count are only valid with watch");
 		return bad_usage();
 	}
-	if (ctl.save && (current->fn != cmd_quota || ctl.output || ctl.json)) {
+	if (ctl.save && (ctl.cmd->fn != cmd_quota || ctl.output || ctl.json)) {
 		swapq_err("--save is only valid with quota, without --default, --output and --json");
 		return bad_usage();
 	}
-	if (ctl.set_default && current->fn != cmd_quota_default) {
+	if (ctl.set_default && ctl.cmd->fn != cmd_quota_default) {
 		swapq_err("--default is only valid with quota");
 		return bad_usage();
 	}
@@ -1229,10 +418,37 @@ static int run(int argc, char **argv)
 		return bad_usage();
 
 	scols_init_debug(0);
-	rc = current->fn(&ctl, argc - optind, argv + optind);
+	rc = ctl.cmd->fn(&ctl, argc - optind, argv + optind);
 
 	c = close_stdout();
 	return rc ? rc : c;
+}
+
+/*
+ * The exit code, documented in swapq.8, of what run() returns. The
+ * message was printed where the error was met.
+ */
+static int exit_code(int rc)
+{
+	switch (rc) {
+	case 0:
+		return SWAPQ_EXIT_OK;
+	case -EINVAL:
+		return SWAPQ_EXIT_USAGE;
+	case -EOPNOTSUPP:
+		return SWAPQ_EXIT_NOFEATURE;
+	case -ENOMEDIUM:
+		return SWAPQ_EXIT_NODEBUGFS;
+	case -EACCES:
+	case -EPERM:
+		return SWAPQ_EXIT_PERM;
+	case -ENODEV:
+		return SWAPQ_EXIT_NODEV;
+	case -EBADMSG:
+		return SWAPQ_EXIT_BADDATA;
+	default:
+		return SWAPQ_EXIT_SYSERR;
+	}
 }
 
 int main(int argc, char **argv)
@@ -1241,5 +457,5 @@ int main(int argc, char **argv)
 	int rc = run(argc, args);
 
 	free(args);
-	return rc;
+	return exit_code(rc);
 }

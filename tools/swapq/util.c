@@ -28,7 +28,8 @@ void swapq_err(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-static void oom(void)
+/* Nothing sensible is left to do without memory: say so and exit. */
+void swapq_oom(void)
 {
 	swapq_err("out of memory");
 	exit(SWAPQ_EXIT_SYSERR);
@@ -39,7 +40,7 @@ void *xzalloc(size_t size)
 	void *p = calloc(1, size);
 
 	if (!p)
-		oom();
+		swapq_oom();
 	return p;
 }
 
@@ -48,7 +49,7 @@ void *xreallocarray(void *ptr, size_t nmemb, size_t size)
 	void *p = reallocarray(ptr, nmemb, size);
 
 	if (!p)
-		oom();
+		swapq_oom();
 	return p;
 }
 
@@ -57,21 +58,40 @@ char *xstrdup(const char *s)
 	char *p = strdup(s);
 
 	if (!p)
-		oom();
+		swapq_oom();
 	return p;
 }
 
-int errno_to_exit(int err)
+/*
+ * A failed system call as the data layer returns it: -errno if it has
+ * an exit code of its own (see swapq.h), else -EIO, so that, say, a
+ * sysfs read failing with ENODEV is not taken for an unknown device.
+ */
+int sys_error(int err)
 {
 	switch (err) {
 	case EACCES:
 	case EPERM:
-		return SWAPQ_EXIT_PERM;
 	case EBADMSG:
-		return SWAPQ_EXIT_BADDATA;
+		return -err;
 	default:
-		return SWAPQ_EXIT_SYSERR;
+		return -EIO;
 	}
+}
+
+static int vmake_path(char *buf, size_t size, const char *root,
+		      const char *fmt, va_list ap)
+{
+	size_t len = strlen(root);
+	int n;
+
+	if (len >= size)
+		return -ENAMETOOLONG;
+	memcpy(buf, root, len);
+	n = vsnprintf(buf + len, size - len, fmt, ap);
+	if (n < 0 || (size_t)n >= size - len)
+		return -ENAMETOOLONG;
+	return 0;
 }
 
 /*
@@ -79,19 +99,31 @@ int errno_to_exit(int err)
  */
 int make_path(char *buf, size_t size, const char *root, const char *fmt, ...)
 {
-	size_t len = strlen(root);
 	va_list ap;
-	int n;
+	int rc;
 
-	if (len >= size)
-		return -ENAMETOOLONG;
-	memcpy(buf, root, len);
 	va_start(ap, fmt);
-	n = vsnprintf(buf + len, size - len, fmt, ap);
+	rc = vmake_path(buf, size, root, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= size - len)
-		return -ENAMETOOLONG;
-	return 0;
+	return rc;
+}
+
+/*
+ * make_path(), saying so if the path does not fit: only a long sysroot
+ * can make one of our paths too long. Returns 0, or -EINVAL.
+ */
+int sysroot_path(char *buf, size_t size, const char *root, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = vmake_path(buf, size, root, fmt, ap);
+	va_end(ap);
+	if (!rc)
+		return 0;
+	swapq_err("sysroot path too long");
+	return -EINVAL;
 }
 
 /*
@@ -196,11 +228,52 @@ int parse_s64(const char *s, long long *res)
  */
 int parse_value_u64(char *buf, unsigned long long max, unsigned long long *res)
 {
-	size_t len = strlen(buf);
-
-	if (len && buf[len - 1] == '\n')
-		buf[len - 1] = '\0';
+	chomp(buf);
 	return parse_u64(buf, max, res);
+}
+
+/* Drop the newline that ends a sysfs value; returns the length left. */
+size_t chomp(char *s)
+{
+	size_t len = strlen(s);
+
+	if (len && s[len - 1] == '\n')
+		s[--len] = '\0';
+	return len;
+}
+
+/* Split @line at blanks into at most @max tokens; -1 if there are more. */
+int split_words(char *line, char **tok, int max)
+{
+	char *save, *t;
+	int n = 0;
+
+	for (t = strtok_r(line, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+		if (n == max)
+			return -1;
+		tok[n++] = t;
+	}
+	return n;
+}
+
+/*
+ * Undo the \ooo escapes of /proc/swaps, and of swapq --save for blanks,
+ * '#' and '\' in paths, in place.
+ */
+void unescape_octal(char *s)
+{
+	char *out = s;
+
+	while (*s) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (s[1] - '0') << 6 | (s[2] - '0') << 3 | (s[3] - '0');
+			s += 4;
+		} else {
+			*out++ = *s++;
+		}
+	}
+	*out = '\0';
 }
 
 /*

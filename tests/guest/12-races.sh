@@ -403,7 +403,11 @@ s_swap_max() {
 	for d in "${devs[@]}"; do swap_on "$d" 5 "$SMALL"; done
 	cg=$(memcg races 24M)
 	echo 12M > "$cg/memory.swap.max"
-	workers 2 --anon 24M --passes 2
+	# 40M cannot fit in 24M of memory and 12M of swap: that worker meets
+	# swap.max and is OOM-killed, over and over; the 12M one, the smaller
+	# task, is swapped out beside it and must verify its data
+	workers 1 --anon 40M --passes 2
+	workers 1 --anon 12M --passes 2
 	churn --prio 5 --pause 100 --lenient "${devs[@]}"
 	churn_wait
 	local peak max fail

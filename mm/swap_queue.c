@@ -50,9 +50,7 @@
 #include "swap.h"
 #include "swap_queue.h"
 
-DEFINE_PER_CPU(struct swap_queue_pcpu, swap_queue_pcpu) = {
-	.lock = INIT_LOCAL_LOCK(lock),
-};
+DEFINE_PER_CPU(struct swap_queue_pcpu, swap_queue_pcpu);
 
 /* Serializes snapshot publication and the per-device queue settings */
 static DEFINE_MUTEX(swap_queue_mutex);
@@ -508,8 +506,10 @@ const struct swap_queue_snapshot *swap_queue_get(void)
  * swap_queue_alloc_begin - enter or re-enter the queue from the allocator
  * @rsp: returns this CPU's reader state, synced to the returned snapshot
  *
- * Context: allocator local lock held. Must be called again whenever that
- * lock may have been dropped, as the CPU and the snapshot may have changed.
+ * Context: the swap allocator local lock (in swapfile.c) held, which
+ * protects this CPU's reader state and is an RCU reader section. Must be
+ * called again whenever that lock was dropped, as the CPU and the snapshot
+ * may have changed.
  * Return: the current snapshot.
  */
 const struct swap_queue_snapshot *
@@ -518,7 +518,6 @@ swap_queue_alloc_begin(struct swap_queue_reader **rsp)
 	const struct swap_queue_snapshot *snap;
 	struct swap_queue_reader *rs;
 
-	lockdep_assert_held(this_cpu_ptr(&swap_queue_pcpu.lock));
 	snap = swap_queue_get();
 	rs = this_cpu_ptr(&swap_queue_pcpu.reader);
 	swap_queue_reader_sync(snap, rs, smp_processor_id());

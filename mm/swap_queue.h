@@ -12,7 +12,6 @@
 #define _MM_SWAP_QUEUE_H
 
 #include <linux/bits.h>
-#include <linux/local_lock.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/swap.h>
@@ -155,16 +154,14 @@ enum swap_queue_stat_item {
 };
 
 /**
- * struct swap_queue_pcpu - per-CPU state of the swap allocator
- * @lock: the allocator local lock. Serializes this CPU's swap allocations and
- *	  protects @reader and this CPU's hints in every si->percpu_cluster.
- *	  Its section is also the queue's RCU reader section (see
- *	  &struct swap_queue_snapshot); swap_cluster_populate() may drop it.
+ * struct swap_queue_pcpu - per-CPU state of the swap device queue
  * @reader: this CPU's place in the rings
  * @stat: debug counters, updated with this_cpu_add()
+ *
+ * Locking: @reader is protected by the swap allocator local lock, which
+ * swapfile.c owns (see &struct swap_queue_reader).
  */
 struct swap_queue_pcpu {
-	local_lock_t lock;
 	struct swap_queue_reader reader;
 	unsigned long stat[NR_SWAP_QUEUE_STATS];
 };

@@ -12,13 +12,13 @@
 # swap file read back wrong (the MADV_PAGEOUT run always fails, the memcg
 # runs often); its shmem, 4K and strict-priority checks pass on both
 # kernels.
-# 18-reclaim-populate (patch 8): with swap table allocations failing, the
+# 18-reclaim-populate (patch 10): with swap table allocations failing, the
 # device walk restarts, and the data is still right.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 flavor=${1:-inject}
 case $flavor in
-inject) what="the series without patches 1 and 8"; prep=inject; tests=(16-swapfile-mthp.sh 18-reclaim-populate.sh) ;;
+inject) what="the series without patches 1 and 10"; prep=inject; tests=(16-swapfile-mthp.sh 18-reclaim-populate.sh) ;;
 base) what="pristine 7.3"; prep=pristine; tests=(16-swapfile-mthp.sh) ;;
 *) echo "usage: $0 [inject|base]" >&2; exit 2 ;;
 esac
@@ -55,7 +55,7 @@ else
 	echo "not ok - its shmem, 4K and strict-priority checks pass on $what ($bad of $others fail)"
 fi
 [ "$flavor" = inject ] || exit 0
-# Without patch 8 reclaim sleeps for the table: the lock is dropped, the
+# Without patch 10 reclaim sleeps for the table: the lock is dropped, the
 # walk restarts; allocations must have failed for that to mean anything.
 if grep -q '^not ok - reclaim never restarted its device walk' "$out/guest.tap" &&
    grep -q '^ok - allocations under folio_alloc_swap() failed' "$out/guest.tap"; then

@@ -12,7 +12,9 @@
 # COMMAND's status, 124 on timeout, or 125 when the guest did not report
 # one; -n writes OUTDIR/cmd, prints the kernel command line and boots
 # nothing. A splat in the kernel log (BUG, WARNING, Oops, lockdep, KASAN,
-# hung task ...) fails the run even when COMMAND succeeded. SWAPQ_ACCEL
+# hung task, KFENCE, slub_debug ...) fails the run even when COMMAND
+# succeeded. Kernels built with KFENCE (the debug configs) boot with
+# slub_debug=FZP. SWAPQ_ACCEL
 # replaces "-accel tcg,thread=multi" (tcg,thread=single: the vCPUs take
 # turns on one host thread).
 # SWAPQ_ICOUNT=1: a deterministic machine for measurements. The vCPUs take
@@ -52,6 +54,10 @@ rm -f "$out"/{console.log,output.log,dmesg}
 	printf 'export SWAPQ_REPO=%q\n' "$top"
 	printf 'exec'; printf ' %q' "$@"; printf '\n'
 } > "$out/cmd"
+# debug kernels (KFENCE built in): slab red zones, checks and poisoning too
+if grep -qs '^CONFIG_KFENCE=y' "$(dirname "$bz")/../../../.config"; then
+	append="slub_debug=FZP $append"
+fi
 # the kernel command line, with $append as it is when the guest boots
 cmdline() { echo "console=ttyS0 panic=-1 pci=noacpi swapq.out=$out swapq.repo=$top $append"; }
 if [ $dry = 1 ]; then

@@ -1,9 +1,10 @@
 #!/bin/bash
 # Self-tests of the harness: the paths a guest uses resolve for a repository
 # under /tmp (guest-paths.sh, no boot), the VM runner must fail a run whose
-# kernel log shows a splat, pass a clean one, and the tree preparation must
-# stop loudly on a patch that does not apply and on a new file whose plain
-# copy differs from the series.  run.sh KERNEL-FLAVOR
+# kernel log shows a splat (a WARNING, a slab overrun), pass a clean one,
+# and the tree preparation must stop loudly on a patch that does not apply
+# and on a new file whose plain copy differs from the series.
+#   run.sh KERNEL-FLAVOR
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 kernel=${1:-debug}
 # under build/: the guest mounts its own /tmp over the host one
@@ -35,6 +36,20 @@ if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$tmp/warn.log" && grep -
 else
 	echo "not ok - VM runner fails a run whose kernel log has a WARNING (status $rc)"
 	sed 's/^/# /' "$tmp/warn.log"
+fi
+
+# 2b. memory misuse is caught: a write past the end of a kmalloc object,
+# seen by slub_debug's red zone (or by KFENCE, when it sampled the object)
+bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2b" -- \
+	bash -c "modprobe -d '$top/build/mod-$kernel' lkdtm && echo SLAB_LINEAR_OVERFLOW > /sys/kernel/debug/provoke-crash/DIRECT; exit 0" \
+	> "$tmp/overflow.log" 2>&1
+rc=$?
+if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$tmp/overflow.log" &&
+   grep -Eq 'Redzone overwritten|BUG: KFENCE' "$tmp/overflow.log"; then
+	echo "ok - VM runner fails a run in which a slab object was overrun (slub_debug or KFENCE)"
+else
+	echo "not ok - VM runner fails a run in which a slab object was overrun (status $rc)"
+	sed 's/^/# /' "$tmp/overflow.log"
 fi
 
 # 3. a patch that does not apply stops the tree preparation, naming it

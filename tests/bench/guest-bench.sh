@@ -24,7 +24,8 @@
 # Under SWAPQ_ICOUNT=1 (scripts/run-vm.sh: the guest clock counts
 # instructions) nothing observes a case while it runs: no sampler, usemem
 # seeded alike in every boot, results kept in the guest's tmpfs and copied
-# to $SWAPQ_OUT at the end, so the 9p share does no I/O in a measured case.# Exit status: non-zero when a case failed (usemem failed, memcg OOM, no swap
+# to $SWAPQ_OUT at the end, so the 9p share does no I/O in a measured case.
+# Exit status: non-zero when a case failed (usemem failed, memcg OOM, no swap
 # I/O, or the kernel lacks something the case needs).
 set -u
 # shellcheck source=../guest/lib.sh

@@ -45,7 +45,7 @@ bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2b" -- \
 	> "$tmp/overflow.log" 2>&1
 rc=$?
 if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$tmp/overflow.log" &&
-   grep -Eq 'Redzone overwritten|BUG: KFENCE' "$tmp/overflow.log"; then
+   grep -Eq 'BUG [^ ]+ \((Not t|T)ainted|BUG: KFENCE' "$tmp/overflow.log"; then
 	echo "ok - VM runner fails a run in which a slab object was overrun (slub_debug or KFENCE)"
 else
 	echo "not ok - VM runner fails a run in which a slab object was overrun (status $rc)"

@@ -14,9 +14,8 @@
 # nothing. A splat in the kernel log (BUG, WARNING, Oops, lockdep, KASAN,
 # hung task, KFENCE, slub_debug ...) fails the run even when COMMAND
 # succeeded. Kernels built with KFENCE (the debug configs) boot with
-# slub_debug=FZP. SWAPQ_ACCEL
-# replaces "-accel tcg,thread=multi" (tcg,thread=single: the vCPUs take
-# turns on one host thread).
+# slub_debug=FZP. SWAPQ_ACCEL replaces "-accel tcg,thread=multi"
+# (tcg,thread=single: the vCPUs take turns on one host thread).
 # SWAPQ_ICOUNT=1: a deterministic machine for measurements. The vCPUs take
 # turns on one thread and the guest clock counts executed instructions
 # (-icount shift=0,sleep=off: 1 ns per instruction, idle time skipped), the

@@ -415,7 +415,10 @@ s_swap_max() {
 	max=$(awk '$1 == "max" { print $2 }' "$cg/memory.swap.events")
 	fail=$(awk '$1 == "fail" { print $2 }' "$cg/memory.swap.events")
 	diag "$name: swap.peak $peak, swap.events max $max fail $fail, swapoffs refused $(awk '{ s += $4 } END { print s + 0 }' "$ncyc")"
-	check "$name: the memcg reached memory.swap.max" test $((max + fail)) -gt 0
+	# reclaim may stop scanning anon at the limit and so never be refused:
+	# then the peak shows the limit reached, to within one 64K folio
+	check "$name: the memcg reached memory.swap.max" \
+		test $((max + fail)) -gt 0 -o "$peak" -gt $(((12 << 20) - (64 << 10)))
 	check "$name: swap use never above memory.swap.max ($peak bytes)" test "$peak" -le $((12 << 20))
 	workers_verified mismatch
 	finish

@@ -66,7 +66,7 @@ inject: tools initramfs
 # Tests on a kernel without the patch they test, where they must fail:
 # CONTROL=inject (the series without the patches of tests/control/reverted,
 # plus tests/inject: as make check runs it; tests 16 and 18) or
-# CONTROL=base (pristine 7.3; test 16).
+# CONTROL=base (pristine 7.3; tests 16 and 04).
 CONTROL ?= inject
 control: tools initramfs
 	@mkdir -p $(B)/test-results
@@ -87,7 +87,7 @@ refresh:
 	@bash $(SCRIPTS)/refresh.sh
 
 clean:
-	rm -rf $(B)/obj-* $(B)/mod-* $(B)/tests $(B)/test-results $(B)/vm.* $(B)/series
+	rm -rf $(B)/obj-* $(B)/*/obj-* $(B)/mod-* $(B)/tests $(B)/test-results $(B)/vm.* $(B)/series
 	-$(MAKE) -s -C tests/helpers clean
 	-[ -f tools/swapq/Makefile ] && $(MAKE) -s -C tools/swapq clean
 

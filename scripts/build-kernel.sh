@@ -11,7 +11,8 @@
 #   inject, base-inject  the patched (without tests/control/reverted) or
 #          pristine tree with the test-only fault injections (tests/inject),
 #          debug config
-# Output: build/obj-FLAVOR/arch/x86/boot/bzImage, modules in build/mod-FLAVOR.
+# Output: build/obj-FLAVOR/arch/x86/boot/bzImage (build/obj-FLAVOR links to
+# SOURCE-TREE/obj-FLAVOR), modules in build/mod-FLAVOR.
 # build-kernel.sh FLAVOR MAKE-ARG...: make only MAKE-ARG... in that tree
 # (for example W=1 mm/swapfile.o), with the same flags.
 set -euo pipefail
@@ -34,12 +35,19 @@ lockstat|base-lockstat) frags+=(lockstat) ;;
 kasan|base-kasan) frags+=(debug kasan) ;;
 esac
 
-obj=$b/obj-$flavor
+# The objects go to a directory right under the source tree, which kbuild
+# then calls "..": no compiler command line holds an absolute path, so the
+# same object built from two trees (patched and injection, patched and
+# pristine) hashes alike and ccache builds it once. build/obj-FLAVOR links
+# to it.
+obj=$src/obj-$flavor
 mkdir -p "$obj"
+if [ -d "$b/obj-$flavor" ] && [ ! -L "$b/obj-$flavor" ]; then
+	rm -rf "$b/obj-$flavor"
+fi
+ln -sfn "$obj" "$b/obj-$flavor"
 export CCACHE_DIR=${CCACHE_DIR:-$b/ccache}
-export CCACHE_BASEDIR=$b
 export CCACHE_NOHASHDIR=1
-# The same object built from the pristine or the patched tree hashes alike.
 kmake=(make -s -C "$src" O="$obj" CC="ccache gcc" -j"$jobs" KBUILD_BUILD_TIMESTAMP="2026-01-01 00:00 UTC"
        KBUILD_BUILD_USER=swapq KBUILD_BUILD_HOST=swapq LOCALVERSION=-"$flavor")
 

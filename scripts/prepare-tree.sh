@@ -44,7 +44,7 @@ if [ "$what" = inject ] || [ "$what" = base-inject ]; then
 		git -C "$b/pristine" worktree add -q -f --detach "$wt" "$start"
 	fi
 	git -C "$wt" reset -q --hard "$start"
-	git -C "$wt" clean -q -fdx
+	git -C "$wt" clean -q -fdx -e "/obj-*"
 	if [ "$what" = inject ]; then
 		# newest first, so that each reverts onto the tree it left
 		for fix in $(grep -v '^#' "$top/tests/control/reverted" | tac); do
@@ -85,7 +85,7 @@ git am --abort >/dev/null 2>&1 || true
 # reset only rewrites files that differ, so unchanged files keep their
 # mtimes and the next build stays incremental
 git reset -q --hard pristine
-git clean -q -fdx
+git clean -q -fdx -e "/obj-*"
 
 n=0
 while read -r patch _; do

@@ -7,7 +7,8 @@
 # inject: the kernel of tests/inject, the series without the patches of
 # tests/control/reverted plus the test-only injections (make check runs
 # this, after the inject suite has built that kernel); base: pristine 7.3
-# (make control CONTROL=base), where only test 16 applies.
+# (make control CONTROL=base), where test 16 applies and test 04 must find
+# that one CPU's pages do not follow the quota turns.
 # 16-swapfile-mthp (patch 1): 64K folios split at swap-out to a fragmented
 # swap file read back wrong (the MADV_PAGEOUT run always fails, the memcg
 # runs often); its shmem, 4K and strict-priority checks pass on both
@@ -19,7 +20,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd -P)
 flavor=${1:-inject}
 case $flavor in
 inject) what="the series without patches 1 and 10"; prep=inject; tests=(16-swapfile-mthp.sh 18-reclaim-populate.sh) ;;
-base) what="pristine 7.3"; prep=pristine; tests=(16-swapfile-mthp.sh) ;;
+base) what="pristine 7.3"; prep=pristine; tests=(16-swapfile-mthp.sh 04-striping.sh) ;;
 *) echo "usage: $0 [inject|base]" >&2; exit 2 ;;
 esac
 out=$top/build/test-results/control-$flavor
@@ -54,7 +55,15 @@ if [ "$others" -gt 0 ] && [ "$bad" = 0 ]; then
 else
 	echo "not ok - its shmem, 4K and strict-priority checks pass on $what ($bad of $others fail)"
 fi
-[ "$flavor" = inject ] || exit 0
+if [ "$flavor" = base ]; then
+	# 7.3 puts one CPU's pages in its current cluster, on one device
+	if grep -q '^not ok - CPU 0 took [0-9]* pages from each device in turn' "$out/guest.tap"; then
+		echo "ok - 04-striping tells the queue from $what: one CPU's pages do not take turns there"
+	else
+		echo "not ok - 04-striping tells the queue from $what: one CPU's pages do not take turns there"
+	fi
+	exit 0
+fi
 # Without patch 10 reclaim sleeps for the table: the lock is dropped, the
 # walk restarts; allocations must have failed for that to mean anything.
 if grep -q '^not ok - reclaim never restarted its device walk' "$out/guest.tap" &&

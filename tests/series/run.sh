@@ -53,7 +53,7 @@ git -C "$b/linux" diff -U0 pristine..HEAD -- '*.c' '*.h' | awk '
 log=$b/sparse.log
 bash "$top/scripts/build-kernel.sh" "$flavor" C=2 CHECK="$b/sparse/sparse" "${objs[@]}" > "$log" 2>&1
 rc=$?
-sed -n "s|^$b/linux/||p" "$log" | grep -E '^[^ :]+:[0-9]+:[0-9]+: (warning|error):' > "$log.msgs"
+sed -n -e "s|^$b/linux/||p" -e "s|^\.\./||p" "$log" | grep -E '^[^ :]+:[0-9]+:[0-9]+: (warning|error):' > "$log.msgs"
 awk -F: 'NR == FNR { added[$1 ":" $2] = 1; next } ($1 ":" $2) in added' "$added" "$log.msgs" > "$log.ours"
 # the kernel skips a checker it finds unusable, with only this warning
 grep -q 'not available or not up to date' "$log" && rc=1

@@ -84,6 +84,12 @@ one_error() {
 		[[ $ERR == "swapq: "* ]] && [[ $ERR == *"$1"* ]]
 }
 
+# usage_error MESSAGE: exit 1, stderr "swapq: MESSAGE" and the --help hint
+usage_error() {
+	[ "$RC" = 1 ] && [ -z "$OUT" ] && [ "$ERR" = "swapq: $1
+Try 'swapq --help' for more information." ]
+}
+
 json_ok() {
 	printf '%s\n' "$OUT" | python3 -m json.tool >/dev/null 2>&1
 }
@@ -104,6 +110,34 @@ build_fixture() {
 	rm -rf "$dir"
 	"fixture_$1" "$dir"
 	echo "$dir"
+}
+
+# with_fifo FILE WRITER ARGS...: swapq ARGS on a fresh normal tree,
+# $FIFO_ROOT, whose queue file FILE is a FIFO, written by "WRITER ROOT
+# FIFO" in the background. QUOTA_NOW is then the quota of type 1.
+with_fifo() {
+	local file=$1 writer=$2 pid
+	shift 2
+	FIFO_ROOT=$(build_fixture normal fifo)
+	rm "$FIFO_ROOT/$Q/$file"
+	mkfifo "$FIFO_ROOT/$Q/$file"
+	"$writer" "$FIFO_ROOT" "$FIFO_ROOT/$Q/$file" &
+	pid=$!
+	OUT=$(timeout 10 "$SWAPQ" --sysroot "$FIFO_ROOT" "$@" 2>"$TMP/stderr")
+	RC=$? ERR=$(<"$TMP/stderr")
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	QUOTA_NOW=$(cat "$FIFO_ROOT/$Q/devices/1/quota")
+}
+
+# feed ROOT FIFO: the values of FEED, one per read of FIFO; the pause lets
+# the reader see the end of one value before the next
+feed() {
+	local v
+	for v in "${FEED[@]}"; do
+		echo "$v" >"$2"
+		sleep 0.3
+	done
 }
 
 NORMAL=$(build_fixture normal)
@@ -233,6 +267,23 @@ check "-o with an empty list exits 1" '[ $RC = 1 ]'
 
 sq "$NORMAL" -o
 check "-o without argument exits 1" '[ $RC = 1 ] && [[ $ERR == *"requires an argument"* ]]'
+
+while read -r list what; do
+	sq "$NORMAL" -o "$list"
+	check "-o $list exits 1: $what" 'usage_error "$what"'
+done <<-EOF
+	NAME,		empty column name in 'NAME,'
+	NAME,,TYPE	empty column name in 'NAME,,TYPE'
+	,NAME		empty column name in ',NAME'
+	+		no output columns after '+'
+	+,		empty column name in '+,'
+EOF
+
+for opt in json save raw; do
+	sq "$NORMAL" "--$opt=foo"
+	check "--$opt=foo exits 1: --$opt takes no argument" \
+		'usage_error "option '\''--$opt'\'' doesn'\''t allow an argument"'
+done
 
 sq "$NORMAL" status -i 1
 check "--interval outside watch exits 1" '[ $RC = 1 ]'
@@ -447,6 +498,15 @@ check "cpus on normal: positions, devices and quota left" '[ $RC = 0 ] && [ "$OU
 	EOF
 	)" ]'
 
+normal_cpus=$OUT
+
+# A publish between the reads: sysfs generation 6 then, after the dump of
+# generation 7, 7; read again, all three agree.
+FEED=(6 6 7 7 7 7)
+with_fifo generation feed cpus -r
+check "cpus succeeds after one torn read (sysfs generation 6, debugfs 7, then 7 everywhere)" \
+	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$OUT" = "$normal_cpus" ]'
+
 sq "$NORMAL" cpus -n -r -o cpu,ring,name
 check "cpus -o NAME maps the position to the device path" \
 	'[ $RC = 0 ] && [ "$OUT" = "$(printf "0 0 /var/swap\\\\x20file\n0 1 /dev/sdb1\n1 0 /dev/vda2\n1 1 /dev/sdb1")" ]'
@@ -580,24 +640,28 @@ check "quota finds a device through a symlink" '[ $RC = 0 ] && [ "$OUT" = 1 ]'
 
 # ---- quota: set ----
 
-# set_while_path_changes DESC PATHS...: devices/1/path is a FIFO that
-# gives PATHS, one per read, while "quota '/var/swap file' 77" runs: the
-# first read resolves the device, the next ones are the checks around
-# the write.
+# set_while_path_changes DESC PATHS...: devices/1/path gives PATHS, one
+# per read, while "quota '/var/swap file' 77" runs: the first read
+# resolves the device, the next ones are the checks around the write.
 set_while_path_changes() {
-	local desc=$1 root p
-	shift
-	root=$(build_fixture normal fifo)
-	rm "$root/$Q/devices/1/path"
-	mkfifo "$root/$Q/devices/1/path"
-	# the pause lets the reader see the end of one value before the next
-	( for p in "$@"; do echo "$p" >"$root/$Q/devices/1/path"; sleep 0.3; done ) &
-	local writer=$!
-	OUT=$(timeout 10 "$SWAPQ" --sysroot "$root" quota "/var/swap file" 77 2>"$TMP/stderr")
-	RC=$? ERR=$(<"$TMP/stderr")
-	kill "$writer" 2>/dev/null
-	wait "$writer" 2>/dev/null
-	QUOTA_NOW=$(cat "$root/$Q/devices/1/quota")
+	FEED=("${@:2}")
+	with_fifo devices/1/path feed quota "/var/swap file" 77
+}
+
+# reuse ROOT FIFO: devices/1/path reads "/var/swap file" to find the
+# device; at the next read, the check before the write, swap type 1 goes
+# to another device (/dev/sdz1, quota 512) before the check is answered
+# "/var/swap file": the write must go to the file swapq opened before it
+# checked, the old device's, never to the new one's.
+reuse() {
+	local d=$1/$Q/devices
+	echo "/var/swap file" >"$2"
+	sleep 0.3
+	exec 3>"$2"
+	mv "$d/1" "$d/1.old"
+	fx_dev "$1" 1 /dev/sdz1 10 0 1 512 1 0
+	echo "/var/swap file" >&3
+	exec 3>&-
 }
 
 set_while_path_changes before "/var/swap file" /dev/sdz1
@@ -611,6 +675,11 @@ check "quota by path: type taken by another device during the write exits 5" \
 set_while_path_changes none "/var/swap file" "/var/swap file" "/var/swap file"
 check "quota by path: unchanged device, written after two checks" \
 	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$QUOTA_NOW" = 77 ]'
+
+with_fifo devices/1/path reuse quota "/var/swap file" 77
+check "quota by path: type reused between the check and the write: the new device is not written" \
+	'[ $RC = 5 ] && one_error "unknown swap device (swapped off while" &&
+	 [ "$QUOTA_NOW" = 512 ] && [ "$(cat "$FIFO_ROOT/$Q/devices/1.old/quota")" = 77 ]'
 
 sq "$NORMAL" quota 0 2048
 check "quota TYPE PAGES writes the quota file" \
@@ -670,24 +739,32 @@ else
 	skip "a failed kernel write exits 7 with strerror" "no /dev/full"
 fi
 
+# sq_unprivileged ROOT ARGS...: sq as a user that a file without write
+# permission stops: nobody (on a copy of the binary it may run) when run
+# as root. Fails, running nothing, if there is no such user.
+cp "$SWAPQ" "$TMP/swapq-copy"
+sq_unprivileged() {
+	local root=$1
+	shift
+	if [ "$(id -u)" != 0 ]; then
+		sq "$root" "$@"
+	elif command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
+		OUT=$(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
+		      "$TMP/swapq-copy" --sysroot "$root" "$@" 2>"$TMP/stderr")
+		RC=$? ERR=$(<"$TMP/stderr")
+	else
+		return 1
+	fi
+}
+
 root=$(build_fixture normal perm)
 chmod -R a+rX "$root"
-cp "$SWAPQ" "$TMP/swapq-copy"
-if [ "$(id -u)" = 0 ]; then
-	if command -v setpriv >/dev/null && id nobody >/dev/null 2>&1; then
-		OUT=$(setpriv --reuid=nobody --regid="$(id -g nobody)" --clear-groups \
-		      "$TMP/swapq-copy" --sysroot "$root" quota 0 100 2>"$TMP/stderr")
-		RC=$? ERR=$(<"$TMP/stderr")
-		check "setting a quota without permission exits 4" \
-			'[ $RC = 4 ] && one_error "Permission denied" && [ "$(cat "$root/$Q/devices/0/quota")" = 512 ]'
-	else
-		skip "setting a quota without permission exits 4" "no setpriv or nobody"
-	fi
-else
-	chmod a-w "$root/$Q/devices/0/quota"
-	sq "$root" quota 0 100
+chmod a-w "$root/$Q/devices/0/quota"
+if sq_unprivileged "$root" quota 0 100; then
 	check "setting a quota without permission exits 4" \
-		'[ $RC = 4 ] && one_error "Permission denied"'
+		'[ $RC = 4 ] && one_error "Permission denied" && [ "$(cat "$root/$Q/devices/0/quota")" = 512 ]'
+else
+	skip "setting a quota without permission exits 4" "no setpriv or nobody"
 fi
 
 # ---- apply and quota --save ----
@@ -711,12 +788,21 @@ cat >"$TMP/tuning.conf" <<-'EOF'
 	/dev/sdz9 quota 5
 EOF
 
+# results RESULTS: the RESULT of each row of apply's table in OUT, in
+# order, is one of the words of RESULTS
+results() {
+	[ "$(printf "%s\n" "$OUT" | awk "NR > 1 { print \$NF }" | tr "\n" " ")" = "$1 " ]
+}
+
 sq "$APPLY" apply "$TMP/tuning.conf"
-check "apply sets what differs, by path, UUID= and LABEL=, and reports it" \
+check "apply sets what differs, by path, UUID= and LABEL=, and reports every setting as a table" \
 	'[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
-	default_quota: 512 -> 1000
-	/dev/vda2 quota: 512 -> 2048
-	/dev/sdb1 quota: 1024 -> 64
+	SETTING        NAME            OLD  NEW RESULT
+	default_quota                  512 1000 changed
+	LABEL=fast     /dev/vda2       512 2048 changed
+	UUID=0a1b-2c3d /dev/sdb1      1024   64 changed
+	/var/swap file /var/swap file  256  256 unchanged
+	/dev/sdz9                             5 skipped
 	EOF
 	)" ] && [ "$(cat "$APPLY/$Q/default_quota" "$APPLY/$Q/devices/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
 check "apply reports a device that is not swapped on, and skips it" \
@@ -726,7 +812,38 @@ before=$(queue_mtimes "$APPLY")
 sleep 0.05
 sq "$APPLY" apply "$TMP/tuning.conf"
 check "a second apply writes nothing and reports no change" \
-	'[ $RC = 0 ] && [ -z "$OUT" ] && [ "$(queue_mtimes "$APPLY")" = "$before" ]'
+	'[ $RC = 0 ] && results "unchanged unchanged unchanged unchanged skipped" &&
+	 [ "$(queue_mtimes "$APPLY")" = "$before" ]'
+
+sq "$APPLY" apply -J "$TMP/tuning.conf"
+check "apply --json: the settings table, null where a device has no value" \
+	'[ $RC = 0 ] && json_ok &&
+	 jqt ".settings | map(.setting) == [\"default_quota\",\"LABEL=fast\",\"UUID=0a1b-2c3d\",\"/var/swap file\",\"/dev/sdz9\"]" &&
+	 jqt ".settings | map(.name) == [null,\"/dev/vda2\",\"/dev/sdb1\",\"/var/swap file\",null]" &&
+	 jqt ".settings | map(.old) == [1000,2048,64,256,null] and map(.new) == [1000,2048,64,256,5]" &&
+	 jqt ".settings | map(.result) | all(. == \"unchanged\" or . == \"skipped\")"'
+
+sq "$APPLY" apply -r -n -o result,TYPE,setting "$TMP/tuning.conf"
+check "apply -r -n -o picks its columns, TYPE among them" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+	unchanged  default_quota
+	unchanged 0 LABEL=fast
+	unchanged 2 UUID=0a1b-2c3d
+	unchanged 1 /var/swap\x20file
+	skipped  /dev/sdz9
+	EOF
+	)" ]'
+
+sq "$APPLY" apply -o +QUOTA "$TMP/tuning.conf"
+check "apply -o with a column of another command exits 1" \
+	'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"unknown column for apply: '\''QUOTA'\''"* ]]'
+
+for opt in --json --raw --noheadings "--output NAME"; do
+	# shellcheck disable=SC2086
+	sq "$APPLY" quota --save $opt "$TMP/save-opt.conf"
+	check "quota --save $opt exits 1 naming the option, writes nothing" \
+		'usage_error "${opt% *} is not valid with --save, which writes a configuration file, not a table" &&
+		 [ ! -e "$TMP/save-opt.conf" ]'
+done
 
 sq "$APPLY" quota --save
 check "quota --save prints the tuning in the format of apply, paths escaped" \
@@ -747,11 +864,12 @@ before=$(queue_mtimes "$APPLY")
 sleep 0.05
 sq "$APPLY" apply "$TMP/saved.conf"
 check "apply of what quota --save wrote writes nothing" \
-	'[ $RC = 0 ] && [ -z "$OUT$ERR" ] && [ "$(queue_mtimes "$APPLY")" = "$before" ]'
+	'[ $RC = 0 ] && [ -z "$ERR" ] && results "unchanged unchanged unchanged unchanged" &&
+	 [ "$(queue_mtimes "$APPLY")" = "$before" ]'
 
 sq "$NORMAL" apply "$TMP/saved.conf"
 check "apply of a saved file restores the tuning on another tree" \
-	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" = 3 ] &&
+	'[ $RC = 0 ] && results "unchanged changed changed changed" &&
 	 [ "$(cat "$NORMAL/$Q/default_quota" "$DEV/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
 NORMAL=$(build_fixture normal)
 DEV=$NORMAL/$Q/devices
@@ -802,8 +920,6 @@ check "apply of a missing file exits 1 and says so" \
 sq "$APPLY" apply "$TMP/tuning.conf" extra
 check "apply with two files exits 1" '[ $RC = 1 ] && one_error "apply: unexpected argument"'
 
-sq "$APPLY" apply -o NAME "$TMP/tuning.conf"
-check "apply -o exits 1" '[ $RC = 1 ] && [[ $ERR == *"apply has no output columns"* ]]'
 
 sq "$APPLY" status --save
 check "--save outside quota exits 1" '[ $RC = 1 ] && [[ $ERR == *"--save is only valid with quota"* ]]'
@@ -812,11 +928,58 @@ root=$(build_fixture swapoff)
 printf '/dev/sdc1 quota 9\n' >"$TMP/off.conf"
 sq "$root" apply "$TMP/off.conf"
 check "apply skips a device being swapped off" \
-	'[ $RC = 0 ] && [ -z "$OUT" ] && [ "$(cat "$root/$Q/devices/3/quota")" = 512 ] &&
+	'[ $RC = 0 ] && results skipped && [ "$(cat "$root/$Q/devices/3/quota")" = 512 ] &&
 	 [[ $ERR == *"/dev/sdc1: not swapped on, skipped"* ]]'
 
 sq "$NOFEATURE" apply "$TMP/saved.conf"
 check "apply without the feature exits 2" '[ $RC = 2 ]'
+
+# A write that fails does not stop the settings after it.
+root=$(build_fixture normal apply-perm)
+chmod -R a+rX "$root"
+chmod a+w "$root/$Q/default_quota" "$root/$Q/devices/"{0,2}/quota
+chmod a-w "$root/$Q/devices/1/quota"
+printf 'default_quota 1000\n/dev/vda2 quota 2048\n/var/swap\\040file quota 77\n/dev/sdb1 quota 64\n' >"$TMP/perm.conf"
+if sq_unprivileged "$root" apply "$TMP/perm.conf"; then
+	check "apply after a failed write: sets the next ones, reports each, exits with the failure (4)" \
+		'[ $RC = 4 ] && [ "$OUT" = "$(cat <<-"EOF"
+		SETTING        NAME            OLD  NEW RESULT
+		default_quota                  512 1000 changed
+		/dev/vda2      /dev/vda2       512 2048 changed
+		/var/swap file /var/swap file  256   77 failed
+		/dev/sdb1      /dev/sdb1      1024   64 changed
+		EOF
+		)" ] && [ "$ERR" = "swapq: cannot set quota of /var/swap file: Permission denied (root required)" ] &&
+		 [ "$(cat "$root/$Q/default_quota" "$root/$Q/devices/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
+else
+	skip "apply after a failed write: sets the next ones, reports each, exits with the failure (4)" "no setpriv or nobody"
+fi
+
+# apply checks a device around its write as quota PATH PAGES does
+printf '/var/swap\\040file quota 77\n/dev/sdb1 quota 64\n' >"$TMP/fifo.conf"
+FEED=("/var/swap file" /dev/sdz1)
+with_fifo devices/1/path feed apply "$TMP/fifo.conf"
+check "apply: device swapped off before its write: nothing written, the next one set, exit 5" \
+	'[ $RC = 5 ] && results "failed changed" && [ "$QUOTA_NOW" = 256 ] &&
+	 [ "$(cat "$FIFO_ROOT/$Q/devices/2/quota")" = 64 ] &&
+	 [ "$ERR" = "swapq: /var/swap file: unknown swap device (swapped off before its quota was set; nothing written)" ]'
+
+FEED=("/var/swap file" "/var/swap file" /dev/sdz1)
+with_fifo devices/1/path feed apply "$TMP/fifo.conf"
+check "apply: type taken by another device during the write: reported, the next one set, exit 5" \
+	'[ $RC = 5 ] && results "failed changed" && [ "$(cat "$FIFO_ROOT/$Q/devices/2/quota")" = 64 ] &&
+	 [[ $ERR == "swapq: /var/swap file: unknown swap device (swapped off while its quota was set"* ]]'
+
+with_fifo devices/1/path reuse apply "$TMP/fifo.conf"
+check "apply: type reused between the check and the write: the new device is not written" \
+	'[ $RC = 5 ] && results "failed changed" && [ "$QUOTA_NOW" = 512 ] &&
+	 [ "$(cat "$FIFO_ROOT/$Q/devices/1.old/quota")" = 77 ] &&
+	 [ "$(cat "$FIFO_ROOT/$Q/devices/2/quota")" = 64 ]'
+
+FEED=("/var/swap file" "/var/swap file" "/var/swap file")
+with_fifo devices/1/path feed apply "$TMP/fifo.conf"
+check "apply: unchanged device, written after two checks" \
+	'[ $RC = 0 ] && [ -z "$ERR" ] && results "changed changed" && [ "$QUOTA_NOW" = 77 ]'
 
 unit=$SWAPQ_DIR/swapq-apply.service
 OUT=$(cat "$unit") RC=0 ERR=
@@ -906,6 +1069,8 @@ VG_CASES=(
 	"normal|1|-o RING,BOGUS"
 	"normal|0|watch -c 2 -i 0.1"
 	"normal|0|quota --save"
+	"normal|0|apply $TMP/tuning.conf"
+	"normal|1|-o NAME,"
 	"bad_allocated|6|"
 	"position_gap|6|"
 	"dup_position|6|"

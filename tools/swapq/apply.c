@@ -8,7 +8,8 @@
  *	<device> quota <pages>
  *
  * where <device> is a path (blanks written as \040, as in fstab),
- * UUID=<uuid> or LABEL=<label>; '#' starts a comment.
+ * UUID=<uuid> or LABEL=<label>; '#' starts a comment. apply reports each
+ * setting as a row of a table.
  */
 #include <errno.h>
 #include <limits.h>
@@ -242,30 +243,75 @@ static char *resolve_tag(const char *root, const char *device)
 	return xstrdup(out[0] ? out : "/");
 }
 
-/* Write @value unless it is there already: an equal write still publishes. */
-static int set_value(const char *root, const char *rel, const char *what,
-		     unsigned long long old, unsigned long long value,
-		     unsigned int *changed)
+/*
+ * Write the value of @e unless it is @old already: an equal write still
+ * publishes. Returns 0 or the error of the write; the RESULT in @result.
+ */
+static int apply_entry(const char *root, const struct conf_entry *e,
+		       const struct swapq_dev *dev, unsigned long long old,
+		       const char **result)
 {
 	int rc;
 
-	if (old == value)
+	*result = "unchanged";
+	if (old == e->quota)
 		return 0;
-	rc = swapq_write_quota(root, rel, what, value);
-	if (!rc) {
-		printf("%s: %llu -> %llu\n", what, old, value);
-		(*changed)++;
-	}
+	if (dev)
+		rc = swapq_write_dev_quota(root, dev, e->device, e->quota);
+	else
+		rc = swapq_write_quota(root, "default_quota", "default quota",
+				       e->quota);
+	*result = rc ? "failed" : "changed";
 	return rc;
 }
 
-int swapq_apply(const char *root, const char *file)
+/* The row of @e; @dev is NULL for default_quota or a device not swapped on. */
+static void add_apply_line(struct swapq_ctl *ctl, struct libscols_table *tb,
+			   const struct conf_entry *e,
+			   const struct swapq_dev *dev, unsigned long long old,
+			   const char *result)
 {
-	char path[PATH_MAX], rel[64], what[PATH_MAX + 16];
+	struct libscols_line *ln = new_line(tb);
+	size_t i;
+
+	for (i = 0; i < ctl->ncolumns; i++) {
+		switch (ctl->columns[i]) {
+		case COL_SETTING:
+			set_cell(ln, i, "%s",
+				 e->device ? e->device : "default_quota");
+			break;
+		case COL_OLD:
+			if (dev || !e->device)
+				set_cell(ln, i, "%llu", old);
+			break;
+		case COL_NEW:
+			set_cell(ln, i, "%llu", e->quota);
+			break;
+		case COL_RESULT:
+			set_cell(ln, i, "%s", result);
+			break;
+		default:
+			if (dev)
+				set_dev_cell(ctl, ln, i, dev);
+			break;
+		}
+	}
+}
+
+/*
+ * Every setting of the file is tried, and reported as a row of the table;
+ * one that fails does not stop the next. Returns 0, or the error of the
+ * first that failed.
+ */
+int swapq_apply(struct swapq_ctl *ctl, const char *file)
+{
+	const char *root = ctl->sysroot;
 	struct swapq_dev *devs[MAX_ENTRIES] = { NULL };
-	unsigned int i, j, changed = 0, skipped = 0;
+	struct libscols_table *tb;
 	struct swapq_state st;
+	char path[PATH_MAX];
 	struct conf conf;
+	unsigned int i, j;
 	int rc;
 
 	if (!file) {
@@ -310,24 +356,25 @@ int swapq_apply(const char *root, const char *file)
 			}
 	}
 
-	for (i = 0; i < conf.nr && !rc; i++) {
+	tb = new_table(ctl);
+	for (i = 0; i < conf.nr; i++) {
 		struct conf_entry *e = &conf.entries[i];
+		const char *result = "skipped";
+		unsigned long long old = 0;
+		int err = 0;
 
-		if (!e->device) {
-			rc = set_value(root, "default_quota", "default_quota",
-				       st.default_quota, e->quota, &changed);
-		} else if (!devs[i]) {
+		if (e->device && !devs[i]) {
 			swapq_err("%s:%u: %s: not swapped on, skipped",
 				  file, e->line, e->device);
-			skipped++;
 		} else {
-			snprintf(rel, sizeof(rel), "devices/%d/quota",
-				 devs[i]->type);
-			snprintf(what, sizeof(what), "%s quota", devs[i]->path);
-			rc = set_value(root, rel, what, devs[i]->quota,
-				       e->quota, &changed);
+			old = devs[i] ? devs[i]->quota : st.default_quota;
+			err = apply_entry(root, e, devs[i], old, &result);
 		}
+		if (err && !rc)
+			rc = err;
+		add_apply_line(ctl, tb, e, devs[i], old, result);
 	}
+	print_table(tb);
 out:
 	swapq_free_state(&st);
 	free_conf(&conf);

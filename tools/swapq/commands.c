@@ -3,7 +3,6 @@
  * swapq - the commands: status, cpus, stats, quota and apply
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 
 #include "swapq.h"
@@ -227,43 +226,12 @@ int cmd_quota_default(struct swapq_ctl *ctl, int argc, char **argv)
 	return 0;
 }
 
-/*
- * Set the quota of @dev, found by @name. By path, the type may go to
- * another device in the meantime: check it before and after the write.
- */
-static int write_dev_quota(struct swapq_ctl *ctl, const char *name,
-			   const struct swapq_dev *dev, const char *rel,
-			   const char *what, unsigned long long pages)
-{
-	unsigned long long type;
-	bool by_path = parse_u64(name, ULLONG_MAX, &type) != 0;
-	int rc;
-
-	if (by_path) {
-		rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
-		if (rc == -ENODEV)
-			swapq_err("%s: unknown swap device (swapped off before its quota was set; nothing written)",
-				  name);
-		if (rc)
-			return rc;
-	}
-	rc = swapq_write_quota(ctl->sysroot, rel, what, pages);
-	if (rc || !by_path)
-		return rc;
-	rc = swapq_check_dev_path(ctl->sysroot, dev->type, dev->path);
-	if (rc == -ENODEV)
-		swapq_err("%s: unknown swap device (swapped off while its quota was set; swap type %d may now be another device)",
-			  name, dev->type);
-	return rc;
-}
-
 static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 {
 	unsigned long long pages = 0;
 	const struct swapq_dev *dev;
 	struct libscols_table *tb;
 	struct swapq_state st;
-	char rel[64], what[PATH_MAX + 16];
 	int rc;
 
 	if (argc > 2) {
@@ -305,9 +273,7 @@ static int quota_devices(struct swapq_ctl *ctl, int argc, char **argv)
 		add_quota_line(ctl, tb, dev);
 		print_table(tb);
 	} else {
-		snprintf(rel, sizeof(rel), "devices/%d/quota", dev->type);
-		snprintf(what, sizeof(what), "quota of %s", dev->path);
-		rc = write_dev_quota(ctl, argv[0], dev, rel, what, pages);
+		rc = swapq_write_dev_quota(ctl->sysroot, dev, argv[0], pages);
 	}
 out:
 	swapq_free_state(&st);
@@ -352,5 +318,5 @@ int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv)
 	int rc;
 
 	rc = file_arg("apply", argc, argv, &file);
-	return rc ? rc : swapq_apply(ctl->sysroot, file);
+	return rc ? rc : swapq_apply(ctl, file);
 }

@@ -61,6 +61,14 @@ static const struct colinfo infos[] = {
 			    "counter name" },
 	[COL_VALUE]	= { "VALUE",	  0.1, COLTYPE_NUMBER,
 			    "counter value" },
+	[COL_SETTING]	= { "SETTING",	  0.3, COLTYPE_STRING,
+			    "default_quota, or a device as the file names it" },
+	[COL_OLD]	= { "OLD",	  0.1, COLTYPE_NUMBER,
+			    "value before apply" },
+	[COL_NEW]	= { "NEW",	  0.1, COLTYPE_NUMBER,
+			    "value of the file" },
+	[COL_RESULT]	= { "RESULT",	  0.1, COLTYPE_STRING,
+			    "changed, unchanged, skipped or failed" },
 };
 
 /* The column @name (@len bytes, any case) among those of @cmd, or -1. */
@@ -92,13 +100,6 @@ int select_columns(struct swapq_ctl *ctl)
 	size_t i;
 
 	ctl->ncolumns = 0;
-	if (!cmd->ndefaults) {
-		if (p) {
-			swapq_err("%s has no output columns", cmd->name);
-			return -EINVAL;
-		}
-		return 0;
-	}
 	if (!p || *p == '+') {
 		for (i = 0; i < cmd->ndefaults; i++)
 			ctl->columns[ctl->ncolumns++] = cmd->defaults[i];
@@ -106,11 +107,21 @@ int select_columns(struct swapq_ctl *ctl)
 			return 0;
 		p++;
 	}
+	if (!*p) {
+		swapq_err("no output columns %s",
+			  ctl->ncolumns ? "after '+'" : "given");
+		return -EINVAL;
+	}
 
-	while (*p) {
+	for (;;) {
 		size_t len = strcspn(p, ",");
-		int id = column_id(cmd, p, len);
+		int id;
 
+		if (!len) {
+			swapq_err("empty column name in '%s'", ctl->output);
+			return -EINVAL;
+		}
+		id = column_id(cmd, p, len);
 		if (id < 0) {
 			swapq_err("unknown column for %s: '%.*s'",
 				  cmd->name, (int)len, p);
@@ -129,14 +140,10 @@ int select_columns(struct swapq_ctl *ctl)
 		}
 		ctl->columns[ctl->ncolumns++] = id;
 		p += len;
-		if (*p == ',' && *++p == '\0')
-			break;
+		if (!*p)
+			return 0;
+		p++;	/* the comma */
 	}
-	if (!ctl->ncolumns) {
-		swapq_err("no output columns given");
-		return -EINVAL;
-	}
-	return 0;
 }
 
 /* For --help: the columns of every command, then what each one means. */
@@ -148,8 +155,6 @@ void usage_columns(const struct swapq_cmd *cmds, size_t ncmds)
 	for (c = 0; c < ncmds; c++) {
 		const struct swapq_cmd *cmd = &cmds[c];
 
-		if (!cmd->ndefaults)
-			continue;
 		printf(" %-7s", cmd->name);
 		for (i = 0; i < cmd->ndefaults; i++)
 			printf(" %s", infos[cmd->defaults[i]].name);

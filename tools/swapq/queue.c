@@ -475,36 +475,9 @@ struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name)
 	return i < SWAPQ_MAX_TYPES ? &st->devs[i] : NULL;
 }
 
-/*
- * Write @value to queue/<relpath>, a device's quota or default_quota.
- * @what names the target in messages.
- */
-int swapq_write_quota(const char *root, const char *relpath,
-		      const char *what, unsigned long long value)
+/* Report a failed open or write of @what; returns the error to return. */
+static int write_error(const char *what, bool is_dev, int err)
 {
-	bool is_dev = !strncmp(relpath, "devices/", 8);
-	char path[PATH_MAX], buf[32];
-	ssize_t n;
-	int fd, len, err;
-
-	if (queue_path(path, sizeof(path), root, relpath))
-		return -EINVAL;
-	len = snprintf(buf, sizeof(buf), "%llu\n", value);
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		err = errno;
-		goto error;
-	}
-	n = write(fd, buf, len);
-	err = n < 0 ? errno : 0;
-	if (close(fd) && !err)
-		err = errno;
-	if (!err && n != len)
-		err = EIO;
-	if (!err)
-		return 0;
-error:
 	if (err == EACCES || err == EPERM) {
 		swapq_err("cannot set %s: %s (root required)", what, strerror(err));
 		return -err;
@@ -515,6 +488,132 @@ error:
 	}
 	swapq_err("cannot set %s: %s", what, strerror(err));
 	return -EIO;
+}
+
+/* Open queue/<relpath> for writing: the fd, or a negative errno. */
+static int open_value(const char *root, const char *relpath, bool is_dev,
+		      const char *what)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	if (queue_path(path, sizeof(path), root, relpath))
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return write_error(what, is_dev, errno);
+	return fd;
+}
+
+/*
+ * Write @value as the whole content of @fd, and close it. The file is
+ * truncated here, not at open(), so that a failed identity check leaves
+ * a fixture file as it was; like O_TRUNC, the truncation does nothing to
+ * a sysfs file, and is skipped where it does not apply (EINVAL: a device).
+ */
+static int write_value(int fd, bool is_dev, const char *what,
+		       unsigned long long value)
+{
+	char buf[32];
+	ssize_t n = -1;
+	int len, err;
+
+	len = snprintf(buf, sizeof(buf), "%llu\n", value);
+	err = ftruncate(fd, 0) && errno != EINVAL ? errno : 0;
+	if (!err) {
+		n = write(fd, buf, len);
+		err = n < 0 ? errno : 0;
+	}
+	if (close(fd) && !err)
+		err = errno;
+	if (!err && n != len)
+		err = EIO;
+	return err ? write_error(what, is_dev, err) : 0;
+}
+
+/*
+ * Write @value to queue/<relpath>, a device's quota or default_quota.
+ * @what names the target in messages.
+ */
+int swapq_write_quota(const char *root, const char *relpath,
+		      const char *what, unsigned long long value)
+{
+	bool is_dev = !strncmp(relpath, "devices/", 8);
+	int fd = open_value(root, relpath, is_dev, what);
+
+	if (fd < 0)
+		return fd;
+	return write_value(fd, is_dev, what, value);
+}
+
+/*
+ * Is swap type @type still the device at @path? A device found by path
+ * may be swapped off, and its type reused by another, between the lookup
+ * and the write. Returns 0, -ENODEV, or another negative errno.
+ */
+static int check_dev_path(const char *root, int type, const char *path)
+{
+	char rel[64], *now;
+	bool same;
+	int rc;
+
+	load_reset();
+	rc = read_string(root, dev_file(rel, sizeof(rel), type, "path"), &now);
+	if (rc == -EBADMSG && strstr(load_error, ": missing"))
+		return -ENODEV;
+	if (rc) {
+		load_report();
+		return rc;
+	}
+	same = !strcmp(now, path);
+	free(now);
+	return same ? 0 : -ENODEV;
+}
+
+/*
+ * Set the quota of @dev, found as @name: a swap type number, or a path,
+ * UUID= or LABEL=. Found by type, the quota of that type is written.
+ * Found otherwise, the device may be swapped off, and its type given to
+ * another device, at any time: open the type's quota file, check that the
+ * type is still the device at @dev->path, write, and check again. The open
+ * file stays the one of the device seen by the first check: if that device
+ * goes away after it, the kernel fails the write rather than pass it to
+ * the next device of that type. (The queue generation is no identity: any
+ * quota write, ours too, moves it.)
+ * Returns 0, -ENODEV if the device changed, or another negative errno.
+ */
+int swapq_write_dev_quota(const char *root, const struct swapq_dev *dev,
+			  const char *name, unsigned long long value)
+{
+	unsigned long long type;
+	bool by_type = !parse_u64(name, ULLONG_MAX, &type);
+	char rel[64], what[PATH_MAX + 16];
+	int fd, rc;
+
+	dev_file(rel, sizeof(rel), dev->type, "quota");
+	snprintf(what, sizeof(what), "quota of %s", dev->path);
+	fd = open_value(root, rel, true, what);
+	if (fd < 0)
+		return fd;
+	if (by_type)
+		return write_value(fd, true, what, value);
+
+	rc = check_dev_path(root, dev->type, dev->path);
+	if (rc) {
+		close(fd);
+		if (rc == -ENODEV)
+			swapq_err("%s: unknown swap device (swapped off before its quota was set; nothing written)",
+				  name);
+		return rc;
+	}
+	rc = write_value(fd, true, what, value);
+	if (rc)
+		return rc;
+	rc = check_dev_path(root, dev->type, dev->path);
+	if (rc == -ENODEV)
+		swapq_err("%s: unknown swap device (swapped off while its quota was set; swap type %d may now be another device)",
+			  name, dev->type);
+	return rc;
 }
 
 /*
@@ -558,28 +657,4 @@ int swapq_load_snapshot(const char *root, struct swapq_state *st,
 	swapq_free_debug(dbg);
 	swapq_free_state(st);
 	return rc;
-}
-
-/*
- * Is swap type @type still the device at @path? A device found by path
- * may be swapped off, and its type reused by another, between the lookup
- * and the write. Returns 0, -ENODEV, or another negative errno.
- */
-int swapq_check_dev_path(const char *root, int type, const char *path)
-{
-	char rel[64], *now;
-	bool same;
-	int rc;
-
-	load_reset();
-	rc = read_string(root, dev_file(rel, sizeof(rel), type, "path"), &now);
-	if (rc == -EBADMSG && strstr(load_error, ": missing"))
-		return -ENODEV;
-	if (rc) {
-		load_report();
-		return rc;
-	}
-	same = !strcmp(now, path);
-	free(now);
-	return same ? 0 : -ENODEV;
 }

@@ -58,6 +58,11 @@ static const int watch_more[] = { COL_POSITION, COL_ALLOCATED };
 
 static const int stats_cols[] = { COL_STAT, COL_VALUE };
 
+static const int apply_cols[] = {
+	COL_SETTING, COL_NAME, COL_OLD, COL_NEW, COL_RESULT,
+};
+static const int apply_more[] = { COL_TYPE };
+
 #define COLUMNS(c)	.defaults = c, .ndefaults = ARRAY_SIZE(c)
 #define MORE(c)		.optional = c, .noptional = ARRAY_SIZE(c)
 
@@ -72,8 +77,8 @@ static const struct swapq_cmd commands[] = {
 	  COLUMNS(default_cols) },
 	{ "watch", "rates", cmd_watch, COLUMNS(watch_cols), MORE(watch_more) },
 	{ "stats", "stats", cmd_stats, COLUMNS(stats_cols) },
-	/* no table: it reports what it changes */
-	{ .name = "apply", .fn = cmd_apply },
+	{ "apply", "settings", cmd_apply, COLUMNS(apply_cols),
+	  MORE(apply_more) },
 };
 
 /* ---- main ---- */
@@ -166,6 +171,15 @@ static int parse_interval(const char *s, double *res)
 		return -ERANGE;
 	*res = v;
 	return 0;
+}
+
+/* The name of the long option of @val, or NULL. */
+static const char *long_name(const struct option *longopts, int val)
+{
+	for (; longopts->name; longopts++)
+		if (longopts->val == val)
+			return longopts->name;
+	return NULL;
 }
 
 /* Does the long option @arg ("--name", no "=value") take an argument? */
@@ -288,6 +302,20 @@ static int close_stdout(void)
 	return 0;
 }
 
+/* An option given that only a table has a use for, or NULL. */
+static const char *table_opt(const struct swapq_ctl *ctl)
+{
+	if (ctl->json)
+		return "--json";
+	if (ctl->raw)
+		return "--raw";
+	if (ctl->noheadings)
+		return "--noheadings";
+	if (ctl->output)
+		return "--output";
+	return NULL;
+}
+
 enum { OPT_DEFAULT = 0x100, OPT_SAVE, OPT_SYSROOT };
 
 static const char shortopts[] = ":Jrno:bi:c:hV";
@@ -374,7 +402,14 @@ static int run(int argc, char **argv)
 				  argv[optind - 1]);
 			return bad_usage();
 		default:
-			if (optopt)
+			/*
+			 * An optopt of a long option is one given a value it
+			 * does not take: every short one of those is valid.
+			 */
+			if (optopt && long_name(longopts, optopt))
+				swapq_err("option '--%s' doesn't allow an argument",
+					  long_name(longopts, optopt));
+			else if (optopt)
 				swapq_err("invalid option -- '%c'", optopt);
 			else
 				swapq_err("unrecognized option '%s'",
@@ -404,8 +439,13 @@ static int run(int argc, char **argv)
 		swapq_err("--interval and --count are only valid with watch");
 		return bad_usage();
 	}
-	if (ctl.save && (ctl.cmd->fn != cmd_quota || ctl.output || ctl.json)) {
-		swapq_err("--save is only valid with quota, without --default, --output and --json");
+	if (ctl.save && ctl.cmd->fn != cmd_quota) {
+		swapq_err("--save is only valid with quota, without --default");
+		return bad_usage();
+	}
+	if (ctl.save && table_opt(&ctl)) {
+		swapq_err("%s is not valid with --save, which writes a configuration file, not a table",
+			  table_opt(&ctl));
 		return bad_usage();
 	}
 	if (ctl.set_default && ctl.cmd->fn != cmd_quota_default) {

@@ -129,6 +129,10 @@ enum {
 	COL_MIBS,
 	COL_STAT,
 	COL_VALUE,
+	COL_SETTING,
+	COL_OLD,
+	COL_NEW,
+	COL_RESULT,
 };
 
 /* How a column's cells are aligned, and typed in JSON. */
@@ -206,12 +210,13 @@ int swapq_load_state(const char *root, struct swapq_state *st);
 void swapq_free_state(struct swapq_state *st);
 int swapq_load_snapshot(const char *root, struct swapq_state *st,
 			struct swapq_debug *dbg);
-int swapq_check_dev_path(const char *root, int type, const char *path);
 const struct swapq_dev *swapq_next_dev(const struct swapq_state *st,
 				      const struct swapq_dev *prev);
 struct swapq_dev *swapq_find_dev(struct swapq_state *st, const char *name);
 int swapq_write_quota(const char *root, const char *relpath,
 		      const char *what, unsigned long long value);
+int swapq_write_dev_quota(const char *root, const struct swapq_dev *dev,
+			  const char *name, unsigned long long value);
 
 /* debugfs.c */
 int swapq_load_debug(const char *root, struct swapq_debug *dbg);
@@ -245,7 +250,7 @@ int cmd_apply(struct swapq_ctl *ctl, int argc, char **argv);
 int cmd_watch(struct swapq_ctl *ctl, int argc, char **argv);
 
 /* apply.c */
-int swapq_apply(const char *root, const char *file);
+int swapq_apply(struct swapq_ctl *ctl, const char *file);
 int swapq_save(const char *root, const char *file);
 
 #endif /* SWAPQ_H */

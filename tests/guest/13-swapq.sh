@@ -1,7 +1,9 @@
 #!/bin/bash
 # swapq against the real kernel: status agrees with /proc/swaps and sysfs,
 # cpus with debugfs, quota by path and by type changes sysfs, bad input
-# changes nothing and exits with its documented status.
+# changes nothing and exits with its documented status, apply sets the
+# quotas of a file by path, UUID= and LABEL=, again after a swapoff and
+# swapon, and writes nothing a third time.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 DBG=/sys/kernel/debug/swap/queue
@@ -100,29 +102,69 @@ expect_status 4 "quota as an unprivileged user" setpriv --reuid=65534 --regid=65
 check "bad input left the quota unchanged" test "$(cat "$QUEUE/devices/$t1/quota")" = "$before"
 check "bad input left the default quota unchanged" test "$(cat $QUEUE/default_quota)" = "$before_def"
 
-# persistent tuning: quota --save, then apply after a swapoff/swapon has
-# given the device the default quota back; a second apply writes nothing.
-# On a device of its own at the lowest priority: the worker's pages are
-# elsewhere, so its swapoff is immediate
+# persistent tuning: a file written by hand sets the default quota and
+# the quotas of a device by path, one by UUID= and one by LABEL=. A
+# swapoff and swapon of the three gives them the default quota back; a
+# second apply sets theirs again, a third writes nothing. On devices of
+# their own at the lowest priority: the worker's pages are elsewhere, so
+# their swapoff is immediate. mkswap gets a UUID: making one is slow here.
 conf=/tmp/13-swapq.conf
-swap_on "$(ram 4)" 1 65536
-"$SWAPQ" quota "$(ram 4)" 1500 > /dev/null
-check "quota --save: exit 0" "$SWAPQ" quota --save "$conf"
-check "quota --save: names $(ram 4) with quota 1500" grep -qxF "$(ram 4) quota 1500" "$conf"
-swapoff "$(ram 4)" && swap_on "$(ram 4)" 1 65536
-t4=$(dev_type "$(ram 4)")
-check "swapon gave $(ram 4) the default quota" test "$(cat "$QUEUE/devices/$t4/quota")" = "$(cat $QUEUE/default_quota)"
-check "apply: exit 0" quiet "$SWAPQ" apply "$conf"
-check "apply: $(ram 4) has quota 1500 again" test "$(cat "$QUEUE/devices/$t4/quota")" = 1500
+pdev=$(ram 4) udev=$(ram 5) ldev=$(ram 6)
+uuid=5a1d0c3e-13a9-4c2b-9f0e-5e7a9b1c2d3f label=swapq-13
+swap_on "$pdev" 1 65536
+mkswap -f -U "$uuid" "$udev" 65536 > /dev/null && swapon -p 1 "$udev"
+mkswap -f -U clear -L "$label" "$ldev" 65536 > /dev/null && swapon -p 1 "$ldev"
+def=$(cat $QUEUE/default_quota)
+new=$((def + 1))
+cat > "$conf" <<EOF
+# swapq apply, written by hand
+default_quota $new
+$pdev quota 1500
+UUID=$uuid quota 1600
+LABEL=$label quota 1700
+EOF
+
+# quotas: the quotas of the three devices, then the default quota
+quotas() {
+	echo "$(dev_attr "$pdev" quota) $(dev_attr "$udev" quota) $(dev_attr "$ldev" quota) $(cat $QUEUE/default_quota)"
+}
+# applied ROW...: apply "$conf" exits 0 and reports ROWs, its table raw
+# without headings: SETTING NAME OLD NEW RESULT
+applied() {
+	local out want l
+	want=$(printf '%s\n' "$@")
+	out=$("$SWAPQ" apply -r -n "$conf") || { diag "apply: exit $?"; return 1; }
+	[ "$out" = "$want" ] && return 0
+	while IFS= read -r l; do diag "apply reported: $l"; done <<< "$out"
+	while IFS= read -r l; do diag "want: $l"; done <<< "$want"
+	return 1
+}
+check "apply: reports the default quota and the devices by path, UUID= and LABEL= changed" \
+	applied "default_quota  $def $new changed" "$pdev $pdev $def 1500 changed" \
+		"UUID=$uuid $udev $def 1600 changed" "LABEL=$label $ldev $def 1700 changed"
+check "apply: sysfs has the quotas of the file" test "$(quotas)" = "1500 1600 1700 $new"
+swapoff "$pdev" "$udev" "$ldev"
+swapon -p 1 "$pdev" && swapon -p 1 "$udev" && swapon -p 1 "$ldev"
+check "swapoff and swapon gave the three devices the default quota $new" \
+	test "$(quotas)" = "$new $new $new $new"
+check "apply again: reports the three devices changed, the default quota unchanged" \
+	applied "default_quota  $new $new unchanged" "$pdev $pdev $new 1500 changed" \
+		"UUID=$uuid $udev $new 1600 changed" "LABEL=$label $ldev $new 1700 changed"
+check "apply again: sysfs has the quotas of the file" test "$(quotas)" = "1500 1600 1700 $new"
 g=$(cat $QUEUE/generation)
-check "apply again: exit 0" quiet "$SWAPQ" apply "$conf"
-check "apply again publishes nothing (generation $g)" test "$(cat $QUEUE/generation)" = "$g"
+check "apply a third time: reports nothing changed" \
+	applied "default_quota  $new $new unchanged" "$pdev $pdev 1500 1500 unchanged" \
+		"UUID=$uuid $udev 1600 1600 unchanged" "LABEL=$label $ldev 1700 1700 unchanged"
+check "apply a third time writes nothing (generation $g)" test "$(cat $QUEUE/generation)" = "$g"
+check "quota --save: exit 0" "$SWAPQ" quota --save "$conf.saved"
+check "quota --save: names $pdev with quota 1500" grep -qxF "$pdev quota 1500" "$conf.saved"
 printf '%s quota 1500\nbogus line\n' "$(ram 2)" > "$conf.bad"
 before=$(cat "$QUEUE/devices/$t2/quota")
 expect_status 1 "apply of a file with a bad line" "$SWAPQ" apply "$conf.bad"
 check "a file with a bad line changed nothing" test "$(cat "$QUEUE/devices/$t2/quota")" = "$before"
-rm -f "$conf" "$conf.bad"
-swapoff "$(ram 4)"
+echo "$def" > $QUEUE/default_quota
+rm -f "$conf" "$conf.saved" "$conf.bad"
+swapoff "$pdev" "$udev" "$ldev"
 
 # watch --json: one JSON object per sample and line, with time and interval
 watch_json() {

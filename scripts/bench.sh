@@ -92,7 +92,7 @@ bash "$top/scripts/prepare-tree.sh"
 build base-bench
 build bench
 log "usemem"
-make -s -C "$top/tests/bench" OUT="$b/tests"
+make -s -C "$top/tests/bench" OUT="$b/tests" KSRC="$b/pristine"
 if [ ! "$b/initramfs.cpio.gz" -nt "$top/scripts/guest-init" ]; then
 	bash "$top/scripts/mkinitramfs.sh"
 fi

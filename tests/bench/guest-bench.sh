@@ -11,6 +11,10 @@
 #             the working set overflows the upper ring into the lower one
 #   weighted  4 devices of 128 MiB at one priority, quotas 1:1:2:4 through
 #             /sys/kernel/mm/swap/queue (skipped when the kernel has no queue)
+#   thp       M4: the kernel tree's tools/mm/thp_swap_allocator_test (64K
+#             mTHP always, 2M never) on one 64 MiB zram and on four 16 MiB
+#             zram at one priority, each plain, -a and -s; its output per
+#             iteration in thp-LAYOUT-MODE.txt (no usemem, no memcg)
 # Each case runs `usemem -n NPROC -r PASSES SIZE` in a fresh memcg with
 # memory.max MEMCG_MAX, on freshly discarded brd devices (brd.rd_nr=12,
 # brd.rd_size >= 786432 on the command line). Results go to $SWAPQ_OUT:
@@ -43,6 +47,7 @@ while getopts k:r:n:m:c:p:i:w:L opt; do
 done
 shift $((OPTIND - 1))
 [ $# -ge 1 ] || { echo "guest-bench: no case" >&2; exit 2; }
+THPTEST=$SWAPQ_REPO/build/tests/thp_swap_allocator_test
 [ -x "$USEMEM" ] || { echo "guest-bench: $USEMEM missing (make bench builds it)" >&2; exit 2; }
 
 MiB=1024
@@ -199,6 +204,41 @@ run_case() {
 	[ $st = ok ]
 }
 
+# run_thp: M4, thp_swap_allocator_test over zram, layout by layout
+run_thp() {
+	local layout n i mode rc args st=ok zdev=() mthp64=$THP/hugepages-64kB/enabled
+	local mthp2m=$THP/hugepages-2048kB/enabled old64 old2m
+	[ -x "$THPTEST" ] || { echo "guest-bench: $THPTEST missing (make bench builds it)" >&2; return 1; }
+	old64=$(thp_mode "$mthp64") old2m=$(thp_mode "$mthp2m")
+	echo always > "$mthp64" && echo never > "$mthp2m" || return 1
+	swap_off_all
+	for layout in zram1 zram4; do
+		n=${layout#zram}
+		for mode in plain a s; do
+			zdev=()
+			for i in $(seq 0 $((n - 1))); do
+				[ -e "/sys/block/zram$i" ] || cat /sys/class/zram-control/hot_add > /dev/null
+				echo 1 > "/sys/block/zram$i/reset"
+				echo lzo > "/sys/block/zram$i/comp_algorithm"
+				echo $((64 / n))M > "/sys/block/zram$i/disksize"
+				mkswap -f -U clear "/dev/zram$i" > /dev/null && swapon -p 10 "/dev/zram$i" || return 1
+				zdev+=("/dev/zram$i")
+			done
+			rc=0 args=()
+			[ $mode = plain ] || args=("-$mode")
+			"$THPTEST" "${args[@]}" > "$out/thp-$layout-$mode.txt" 2>&1 || rc=$?
+			echo "# thp $layout $mode: rc $rc, $(grep -c '^Iteration' "$out/thp-$layout-$mode.txt") iterations," \
+				"last: $(grep '^Iteration' "$out/thp-$layout-$mode.txt" | tail -n 1)"
+			[ $rc = 0 ] || st=failed
+			swap_off_all
+			for i in "${zdev[@]}"; do echo 1 > "/sys/block/${i#/dev/}/reset"; done
+		done
+	done
+	echo "$old64" > "$mthp64"
+	echo "$old2m" > "$mthp2m"
+	[ $st = ok ]
+}
+
 echo "# guest-bench: $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 }' /proc/meminfo) KiB," \
 	"usemem -n $nproc -r $passes $size in memory.max=$cgmax"
 [ -d "$QUEUE" ] && echo "# swap queue: $(grep '^ring ' /sys/kernel/debug/swap/queue 2>/dev/null | tr '\n' ' ')"
@@ -209,14 +249,19 @@ seed=()
 if [ "$icount" = 1 ]; then
 	seed=(-s 1)
 	cp "$USEMEM" "$out/usemem" && USEMEM=$out/usemem
+	[ -x "$THPTEST" ] && cp "$THPTEST" "$out/thptest" && THPTEST=$out/thptest
 fi
 "$USEMEM" 1M >/dev/null	# page the binary in before the first timed case
 for c in "$@"; do
+	if [ "$c" = thp ]; then
+		run_thp || { echo "guest-bench: M4 (thp) failed" >&2; status=1; }
+		continue
+	fi
 	run_case "$c" || { echo "guest-bench: case $c failed" >&2; status=1; }
 done
 swap_off_all
 if [ "$out" != "$final" ]; then
-	rm -f "$out/usemem"
+	rm -f "$out/usemem" "$out/thptest"
 	cp "$out"/* "$final"/
 fi
 exit $status

@@ -27,7 +27,7 @@ swap_off_all
 
 # One CPU's turns: order-0 pages only, so that each page is one allocation
 anon64=/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled
-old64=$(sed 's/.*\[\(.*\)\].*/\1/' "$anon64")
+old64=$(thp_mode "$anon64")
 echo never > "$anon64"
 quota=32 pages=144
 swap_on "$(ram 0)" 7

@@ -6,51 +6,37 @@
 # them as one I/O from the sector of its first slot (what 7.3 does on a
 # synchronous device) reads whatever follows that extent on disk: other
 # files, free blocks (zeros), file-system metadata. (Fixed by patch 1 of the
-# series; tests/pristine runs this test on 7.3, where it must fail.)
+# series; tests/control runs this test on kernels without it, where it
+# must fail.)
 #
-# The swap file is fragmented on purpose: the file system is first filled
-# with a file of which every sixth 4K block holds data and the other five
-# are zero, then those zero blocks are punched out (fallocate --dig-holes),
-# and the swap file is written into the holes: extents of five pages, so
-# that nearly every 16-page run of slots crosses one. Anonymous memory is
-# paged out with MADV_PAGEOUT and by memcg reclaim, with a brd device at a
-# lower priority that must stay empty (strict priority), shmem with 64K
-# mTHP too, and 64K mTHP off as the control. Every word is verified.
+# The swap file is fragmented on purpose (fragmented_fs in lib.sh): it is
+# written into the holes of a file of which every sixth 4K block holds data
+# (bytes 0xa5), in extents of five pages, so that nearly every 16-page run
+# of slots crosses one. Anonymous memory is paged out with MADV_PAGEOUT
+# (SWAPQ_ROUNDS runs, default 5) and by memcg reclaim, first with a brd
+# device at a lower priority that must stay empty (strict priority), then
+# with the file alone; shmem with 64K mTHP too, and 64K mTHP off as the
+# control. Every word is verified.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
-T=/sys/kernel/mm/transparent_hugepage/hugepages-64kB
+T=$THP/hugepages-64kB
+rounds=${SWAPQ_ROUNDS:-5}
 [ -d "$T" ] || { not_ok "64K mTHP supported by this kernel"; exit 1; }
 fsdev=$(ram 6)
 mnt=$(mktemp -d)
 log_mark swapfile-mthp
 
 swap_off_all
-if ! mkfs.ext4 -q -F -b 4096 "$fsdev" > /dev/null 2>&1 || ! mount -t ext4 "$fsdev" "$mnt"; then
-	not_ok "ext4 on $fsdev for the swap file"
+if ! fragmented_fs "$fsdev" "$mnt"; then
+	not_ok "fragmented ext4 on $fsdev for the swap file"
 	exit 1
 fi
-# Fill the file system: one data block, then five zero blocks, until full
-python3 - "$mnt/filler" <<'EOF'
-import os, sys
-chunk = b'\xa5' * 4096 + bytes(5 * 4096)
-fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
-try:
-    while os.write(fd, chunk) == len(chunk):
-        pass
-except OSError:
-    pass
-os.fsync(fd)
-os.close(fd)
-EOF
-fallocate --dig-holes "$mnt/filler"
-sync
 swapfile=$mnt/swapfile
-dd if=/dev/zero of="$swapfile" bs=1M count=96 conv=fsync status=none
-chmod 600 "$swapfile"
-extents=$(filefrag "$swapfile" | awk '{ print $2 }')
+swap_file "$swapfile" 96
+extents=$(extents "$swapfile")
 diag "swap file: 96 MiB in $extents extents"
 check "swap file fragmented (more than 1000 extents)" test "${extents:-0}" -gt 1000
-mkswap -f -U clear "$swapfile" > /dev/null && swapon -p 10 "$swapfile"
+swapon -p 10 "$swapfile"
 check "swap file swapped on" test "$(swap_count)" = 1
 
 stat64() { cat "$T/stats/$1"; }
@@ -76,14 +62,19 @@ taskset -c 0 "$FILL" --anon 60K --pageout --stop-after-fill --quiet &
 holder=$!
 wait_stopped $holder
 echo always > $T/enabled
-fb=$(stat64 swpout_fallback)
-fill_verified "anon 64K, MADV_PAGEOUT" taskset -c 0 "$FILL" --anon 16M --pageout-step 64K --passes 2 --quiet
-check "64K folios split at swap-out to the file" test $(($(stat64 swpout_fallback) - fb)) -ge 256
+# the slots of one run are freed when it ends and the next run takes them
+# again, still aligned
+for r in $(seq 1 "$rounds"); do
+	fb=$(stat64 swpout_fallback)
+	fill_verified "anon 64K, MADV_PAGEOUT, run $r of $rounds" \
+		taskset -c 0 "$FILL" --anon 16M --pageout-step 64K --passes 2 --quiet
+	check "run $r: 64K folios split at swap-out to the file" test $(($(stat64 swpout_fallback) - fb)) -ge 256
+done
 fill_verified "anon 4K, the 15 slots before them" resume $holder
 
 # 2. memcg reclaim, a brd device at priority 0 below the file. Strict
 # priority: while the file has room, a 64K folio is split for the file, as
-# in 7.3, and never goes whole to the device below
+# in 7.3, and never goes whole to the device below. Then the file alone
 swap_on "$(ram 5)" 0
 cg=$(memcg swapfile-mthp 32M)
 fb=$(stat64 swpout_fallback)
@@ -93,8 +84,8 @@ below=$(swap_used "$(ram 5)")
 diag "filled: $(awk -v f="$swapfile" '$1 == f { print $4 }' /proc/swaps) KiB on the file, $below KiB on $(ram 5), 64K swpout_fallback +$(($(stat64 swpout_fallback) - fb))"
 check "strict priority: nothing on $(ram 5) below the file ($below KiB)" test "$below" = 0
 fill_verified "anon 64K, memcg reclaim, brd below" resume $worker
-fill_verified "anon 64K, memcg reclaim, second run" in_memcg "$cg" "$FILL" --anon 64M --passes 2 --quiet
 swapoff "$(ram 5)"
+fill_verified "anon 64K, memcg reclaim, the file alone" in_memcg "$cg" "$FILL" --anon 64M --passes 2 --quiet
 
 # 3. shmem (anonymous shared memory) with 64K mTHP
 echo never > $T/enabled

@@ -21,6 +21,11 @@ check() {
 	if "$@"; then ok "$what"; else not_ok "$what"; fi
 }
 
+# shellcheck disable=SC2034 # for the tests that source this file
+THP=/sys/kernel/mm/transparent_hugepage
+# thp_mode FILE: the selected mode of a THP "enabled" file ("a [b] c" -> b)
+thp_mode() { sed 's/.*\[\(.*\)\].*/\1/' "$1"; }
+
 # Devices: brd is built in with brd.rd_nr/rd_size from the runner.
 ram() { echo "/dev/ram$1"; }
 
@@ -50,6 +55,38 @@ swap_prio() {
 }
 
 swap_count() { awk 'NR > 1' /proc/swaps | wc -l; }
+
+# fragmented_fs DEV MNT: ext4 on DEV, mounted on MNT, filled with a file in
+# which one 4K block of every six holds data (bytes 0xa5) and the other five
+# are holes. A file written afterwards (swap_file) is laid out in extents of
+# five blocks: nearly every 16-slot run of a swap file there crosses an
+# extent boundary, and a read that runs past one returns the filler's bytes.
+# 7.3 read such runs as one 64K folio (fixed by patch 1 of the series).
+fragmented_fs() {
+	mkfs.ext4 -q -F -b 4096 "$1" > /dev/null 2>&1 && mount -t ext4 "$1" "$2" || return 1
+	python3 - "$2/filler" <<'EOF_PY' || return 1
+import os, sys
+chunk = b'\xa5' * 4096 + bytes(5 * 4096)
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
+try:
+    while os.write(fd, chunk) == len(chunk):
+        pass
+except OSError:
+    pass
+os.fsync(fd)
+os.close(fd)
+EOF_PY
+	fallocate --dig-holes "$2/filler" && sync
+}
+
+# swap_file PATH MIB: a swap file of MIB MiB (not swapped on)
+swap_file() {
+	dd if=/dev/zero of="$1" bs=1M count="$2" conv=fsync status=none &&
+		chmod 600 "$1" && mkswap -f -U clear "$1" > /dev/null
+}
+
+# extents FILE: how many extents FILE has
+extents() { filefrag "$1" | awk '{ print $2 }'; }
 
 # memcg NAME MAX: a fresh cgroup with memory.max, printed as its path
 memcg() {

@@ -188,9 +188,6 @@ def main(out):
     lines += ["", "QEMU, as scripts/run-vm.sh ran it" if qemu_cmd else
               "QEMU, through scripts/run-vm.sh (FLAVOR: host, base-host)", "", "```",
               qemu_cmd or params.get("run_vm", "?"), "```"]
-    if params.get("qemu_args_hook") == "no":
-        lines += ["", "run-vm.sh did not take SWAPQ_QEMU_ARGS: the guest had QEMU's "
-                  "default CPU model, not `-cpu host`."]
     if cmdline:
         lines += ["", f"Kernel command line (first boot): `{cmdline}`"]
     lines += [

@@ -16,11 +16,9 @@
 # free memory and pahole (dwarves) for the guest's BTF; the tracers use the
 # host's bpftrace and perf (linux-perf) and are skipped without them.
 #
-# run-vm.sh takes -accel from SWAPQ_ACCEL; for -cpu host (SWAPQ_QEMU_ARGS)
-# it needs, before its qemu command, a line
-#   read -ra qemu_extra <<< "${SWAPQ_QEMU_ARGS:-}"
-# and "${qemu_extra[@]}" after "${accel[@]}" on that command. Without it
-# the guest has QEMU's default CPU model, which the report says.
+# The guests run with -accel kvm -cpu host (run-vm.sh SWAPQ_ACCEL and
+# SWAPQ_QEMU_ARGS); each boot's QEMU command line is kept beside its
+# results (qemu.cmd).
 #
 # Settings (environment):
 #   RUNS=10               boots per kernel
@@ -103,11 +101,6 @@ if [ "$trace" = 1 ]; then
 	command -v bpftrace > /dev/null || echo "bench-host: no bpftrace: the tracing boots will skip its scripts (apt install bpftrace)" >&2
 	command -v perf > /dev/null || echo "bench-host: no perf: the tracing boots will skip perf lock contention (apt install linux-perf)" >&2
 fi
-hook=yes
-if ! grep -q SWAPQ_QEMU_ARGS "$top/scripts/run-vm.sh"; then
-	hook=no
-	echo "bench-host: run-vm.sh ignores SWAPQ_QEMU_ARGS: the guest gets QEMU's default CPU model, not -cpu host" >&2
-fi
 
 # run COMMAND...: run it, or with BENCH_DRY=1 print it
 run() {
@@ -149,7 +142,6 @@ mkdir -p "$out/runs"
 	echo "trace=$trace"
 	echo "append=$append"
 	echo "run_vm=SWAPQ_ACCEL=$SWAPQ_ACCEL SWAPQ_QEMU_ARGS='$SWAPQ_QEMU_ARGS' scripts/run-vm.sh -k FLAVOR -s $smp -m $mem -t $tmo -a '$append' -o build/bench-host/runs/TAG"
-	echo "qemu_args_hook=$hook"
 	echo "kernel_version=$(cat "$b/kernel-version" 2>/dev/null || echo unknown)"
 	echo "release_base=$(release base-host)"
 	echo "release_patched=$(release host)"

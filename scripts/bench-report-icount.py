@@ -14,6 +14,7 @@ The control arm, the base kernel with a known number of extra instructions
 per page, shows that the instrument sees such a difference, with its sign
 and size. No target is set here: the report shows, the reader judges.
 """
+import glob
 import math
 import os
 import re
@@ -127,6 +128,83 @@ def lock_acquisitions(path):
             if m and SWAP_LOCK.search(m.group(1)):
                 acq[m.group(1)] = acq.get(m.group(1), 0) + int(float(m.group(2).split()[7]))
     return acq
+
+
+THP_LINE = re.compile(r"^Iteration (\d+): swpout inc: (\d+), swpout fallback inc: (\d+)")
+
+
+def thp_fallback(path):
+    """Fallback % per iteration of one thp_swap_allocator_test run, by number."""
+    per = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                m = THP_LINE.match(line)
+                if m:
+                    it, out, fb = (int(x) for x in m.groups())
+                    per[it] = 100.0 * fb / (out + fb) if out + fb else 0.0
+    return per
+
+
+def thp_section(out, w):
+    """M4: mean mTHP fallback over iterations 2-100, per layout and mode."""
+    w("## M4: mTHP swap-out fallback (thp_swap_allocator_test)\n")
+    boots = {}
+    for d in sorted(glob.glob(os.path.join(out, "runs", "thp-*-*"))):
+        arm, r = os.path.basename(d).split("-")[1:3]
+        boots.setdefault(arm, []).append(d)
+    if not boots.get("base") or not boots.get("patched"):
+        w("Not measured in this run (BENCH_THP_RUNS=0 or its boots failed).\n")
+        return
+    w("tools/mm/thp_swap_allocator_test of the pristine tree, 64K mTHP "
+      "always, 2M never; zram1: one 64 MiB zram, zram4: four 16 MiB zram at "
+      "one priority; plain, -a (aligned swap-in) and -s (with small folios). "
+      "Mean fallback %% over iterations 2-100, per boot; %d boot(s) per "
+      "kernel. The A/A column is the largest difference between two base "
+      "boots (the runs are deterministic under icount); a difference within 3 "
+      "times it is called the same.\n" % len(boots["base"]))
+    w("| layout | mode | base | A/A | patched | patched - base | verdict |")
+    w("|---|---|---|---|---|---|---|")
+    series = []
+    for layout in ("zram1", "zram4"):
+        for mode in ("plain", "a", "s"):
+            name = "thp-%s-%s.txt" % (layout, mode)
+            means = {}
+            for arm in ("base", "patched"):
+                means[arm] = []
+                for i, d in enumerate(boots[arm]):
+                    per = thp_fallback(os.path.join(d, name))
+                    vals = [v for it, v in per.items() if it >= 2]
+                    if vals:
+                        means[arm].append(statistics.mean(vals))
+                    if i == 0 and per:
+                        series.append((arm, layout, mode, per))
+            if not means["base"] or not means["patched"]:
+                w("| %s | %s | missing | | | |" % (layout, mode))
+                continue
+            b, p = statistics.mean(means["base"]), statistics.mean(means["patched"])
+            aa = max(means["base"]) - min(means["base"])
+            verdict = "same" if abs(p - b) <= 3 * aa else ("higher" if p > b else "lower")
+            w("| %s | %s | %.2f %% | %.2f | %.2f %% | %+.2f | %s |" % (
+                layout, mode, b, aa, p, p - b, verdict))
+    w("")
+    if series:
+        dat = os.path.join(out, "thp.dat")
+        with open(dat, "w") as f:
+            for arm, layout, mode, per in series:
+                f.write("# %s %s %s\n" % (arm, layout, mode))
+                for it in sorted(per):
+                    f.write("%d %.3f\n" % (it, per[it]))
+                f.write("\n\n")
+        gp = ("set terminal pngcairo size 900,480 font 'Sans,9'; set output '%s';"
+              "set title 'M4 mTHP swap-out fallback per iteration (first boot of each kernel)';"
+              "set grid; set xlabel 'iteration'; set ylabel 'fallback %%'; set key outside;"
+              "plot " % os.path.join(out, "thp.png") +
+              ", ".join("'%s' index %d using 1:2 with lines %s title '%s %s %s'" % (
+                  dat, i, "dt 2" if arm == "base" else "dt 1", arm, layout, mode)
+                        for i, (arm, layout, mode, _) in enumerate(series)))
+        if subprocess.run(["gnuplot", "-e", gp], capture_output=True).returncode == 0:
+            w("![M4 fallback per iteration](thp.png)\n")
 
 
 def main(out):
@@ -249,10 +327,11 @@ def main(out):
     if not found:
         w("Not measured in this run (LOCKSTAT=0 or the lock_stat boots failed).\n")
 
+    thp_section(out, w)
+
     w("## Not measured here\n")
-    w("M4 (mTHP swap-out fallback with tools/mm/thp_swap_allocator_test) is "
-      "not part of this version of the benchmark. Contention itself needs "
-      "many cores: on one deterministic vCPU nothing contends.\n")
+    w("Contention itself needs many cores: on one deterministic vCPU nothing "
+      "contends (BENCH_MODE=host measures it on real hardware).\n")
 
     if plot_rows:
         dat = os.path.join(out, "ratios.dat")

@@ -19,6 +19,8 @@
 # control's 4000 instructions per page added 0.04943 s against 0.04915
 # expected; at 4 vCPUs the guest boots as reliably but the interleaving of
 # the vCPUs varies (0.5 % between two boots), hence one vCPU by default.
+# BENCH_MODE=host runs scripts/bench-host.sh instead: the RFC's workloads at
+# scale under KVM, for a machine with 16 or more cores.
 # BENCH_MODE=wallclock is the older
 # multi-threaded TCG run: its times swing 0.5-2x between boots, a smoke
 # test only.
@@ -38,6 +40,8 @@
 #                     (2048)
 #   BENCH_LOCKSTAT_SIZE=$BENCH_SIZE
 #                     memory per worker in the (slower) lock_stat run
+#   BENCH_THP_RUNS=2  icount: boots per kernel of the M4 case (thp), after
+#                     the rounds, base and patched alternately (0: skip)
 #   BENCH_TIMEOUT=1800 seconds per boot
 #   BENCH_BUILD_NICE=0 nice level of the kernel builds
 #   JOBS              make -j of the kernel builds (build-kernel.sh)
@@ -47,6 +51,7 @@ b=$top/build
 out=$b/bench
 mode=${BENCH_MODE:-icount}
 case $mode in
+host) exec bash "$top/scripts/bench-host.sh" "$@" ;;
 icount)
 	runs=${RUNS:-7}
 	cases=${BENCH_CASES:-single brd12 overflow weighted}
@@ -58,9 +63,11 @@ wallclock)
 	cases=${BENCH_CASES:-brd12 single overflow}
 	nproc=${BENCH_NPROC:-4} size=${BENCH_SIZE:-96M} cgmax=${BENCH_MEMCG:-128M}
 	smp=${BENCH_SMP:-4} ;;
-*) echo "bench: BENCH_MODE is icount or wallclock" >&2; exit 2 ;;
+*) echo "bench: BENCH_MODE is icount, wallclock or host" >&2; exit 2 ;;
 esac
 lockstat=${LOCKSTAT:-1}
+thp_runs=${BENCH_THP_RUNS:-2}
+[ "$mode" = icount ] || thp_runs=0
 passes=${BENCH_PASSES:-0}
 work=${BENCH_WORK:-2000}
 mem=${BENCH_MEM:-2048}
@@ -73,6 +80,7 @@ brd="brd.rd_nr=12 brd.rd_size=786432"
 
 case $runs in ''|*[!0-9]*|0) echo "bench: RUNS must be a positive number" >&2; exit 2 ;; esac
 case $work in ''|*[!0-9]*) echo "bench: BENCH_WORK must be a number" >&2; exit 2 ;; esac
+case $thp_runs in ''|*[!0-9]*) echo "bench: BENCH_THP_RUNS must be a number" >&2; exit 2 ;; esac
 t_start=$(date +%s)
 log() { printf '[bench %s] %s\n' "$(date +%T)" "$*"; }
 
@@ -112,6 +120,7 @@ mkdir -p "$out/runs"
 	echo "mem=$mem"
 	echo "brd=$brd"
 	echo "lockstat=$lockstat"
+	echo "thp_runs=$thp_runs"
 	echo "lockstat_size=$lsize"
 	echo "kernel_version=$(cat "$b/kernel-version")"
 	echo "release_base=$(cat "$b/obj-base-bench/include/config/kernel.release")"
@@ -163,6 +172,14 @@ for r in $(seq 1 "$runs"); do
 		[ $k = patched ] && [ "$r" = "$runs" ] && extra=(weighted)
 		log "run $r/$runs: $k"
 		boot $k "$k-$r" -k $k -r "$r" "${args[@]}" -i 1 "${case_list[@]}" "${extra[@]}"
+	done
+done
+
+# M4: deterministic too, but long (six runs of 100 iterations), so apart
+for r in $(seq 1 "$thp_runs"); do
+	for k in base patched; do
+		log "thp $r/$thp_runs: $k"
+		boot $k "thp-$k-$r" -k $k -r "$r" thp
 	done
 done
 

@@ -5,6 +5,7 @@
 #   bench  patched tree, vm.config + bench.config   (make bench)
 #   lockstat  patched tree, vm.config + lockstat.config (make bench LOCKSTAT=1)
 #   kasan  patched tree, debug flavor + kasan.config (long local race runs)
+#   host   patched tree, vm.config + host.config (make bench BENCH_MODE=host)
 #   bisect the series at one of its patches (scripts/bisect-build.sh), vm
 #          config
 #   base   pristine tree, debug config; base-vm, base-bench ... the others
@@ -18,11 +19,11 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 b=$top/build
-flavor=${1:?usage: build-kernel.sh debug|vm|bench|lockstat|kasan|inject|bisect|base|base-vm|base-bench|base-lockstat|base-kasan|base-inject}
+flavor=${1:?usage: build-kernel.sh debug|vm|bench|lockstat|kasan|inject|bisect|base|base-vm|base-bench|base-lockstat|base-kasan|base-inject|host|base-host}
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 case "$flavor" in
-debug|vm|bench|lockstat|kasan) src=$b/linux; frags=(vm) ;;
+debug|vm|bench|lockstat|kasan|host) src=$b/linux; frags=(vm) ;;
 bisect) src=$b/linux-bisect; frags=(vm) ;;
 inject|base-inject) src=$b/linux-$flavor; frags=(vm) ;;
 base*) src=$b/pristine; frags=(vm) ;;
@@ -33,6 +34,7 @@ debug|base|inject|base-inject) frags+=(debug) ;;
 bench|base-bench) frags+=(bench) ;;
 lockstat|base-lockstat) frags+=(lockstat) ;;
 kasan|base-kasan) frags+=(debug kasan) ;;
+host|base-host) frags+=(host) ;;
 esac
 
 # The objects go to a directory right under the source tree, which kbuild

@@ -22,6 +22,8 @@
 # RTC starts at a fixed date and follows that clock, QEMU's random seed is
 # fixed, and the kernel neither randomizes its base nor user mappings. Host
 # load then changes how long a run takes, not what the guest measures.
+# SWAPQ_QEMU_ARGS: more QEMU options, split at blanks (-cpu host under KVM).
+# OUTDIR/qemu.cmd keeps the QEMU command line of the run.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd -P)
 kernel=debug smp=${SWAPQ_SMP:-2} mem=${SWAPQ_MEM:-2048} tmo=1800 append='' out='' dry=0
@@ -73,13 +75,17 @@ if [ "${SWAPQ_ICOUNT:-0}" = 1 ]; then
 	       -rtc base=2026-01-01T00:00:00,clock=vm -seed 1)
 	append="nokaslr norandmaps $append"
 fi
-timeout -k 10 "$tmo" qemu-system-x86_64 "${accel[@]}" -smp "$smp" -m "$mem" \
-	-display none -monitor none -no-reboot -nodefaults \
-	-kernel "$bz" -initrd "$initrd" \
-	-append "$(cmdline)" \
-	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-	-virtfs local,path="$out",mount_tag=outdir,security_model=none \
-	-serial file:"$out/console.log" -serial file:"$out/output.log" &
+read -ra qemu_extra <<< "${SWAPQ_QEMU_ARGS:-}"
+# shellcheck disable=SC2054
+qemu=(qemu-system-x86_64 "${accel[@]}" "${qemu_extra[@]}" -smp "$smp" -m "$mem"
+	-display none -monitor none -no-reboot -nodefaults
+	-kernel "$bz" -initrd "$initrd"
+	-append "$(cmdline)"
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	-virtfs local,path="$out",mount_tag=outdir,security_model=none
+	-serial file:"$out/console.log" -serial file:"$out/output.log")
+printf '%q ' "${qemu[@]}" > "$out/qemu.cmd"; echo >> "$out/qemu.cmd"
+timeout -k 10 "$tmo" "${qemu[@]}" &
 qpid=$!
 tail -n +1 -f --pid=$qpid "$out/output.log" | grep --line-buffered -v '^SWAPQ-EXIT ' || true
 qrc=0

@@ -19,12 +19,13 @@ echo 1G > /sys/block/zram0/disksize
 swap_on "$(ram 0)" 10
 swap_on "$(ram 1)" 10
 swap_on /dev/zram0 10
-# a swap file on ext4 in the same ring: it takes no large folio, so 64K
-# folios headed for it are split, the others go whole
+# a swap file in the same ring, on an ext4 whose free space is fragmented
+# (fragmented_fs in lib.sh), as on a file system that has been in use: it
+# takes no large folio, so 64K folios headed for it are split, the others
+# go whole
 fs=$(mktemp -d)
-mkfs.ext4 -q -F -b 4096 "$(ram 7)" > /dev/null 2>&1 && mount -t ext4 "$(ram 7)" "$fs" &&
-	dd if=/dev/zero of="$fs/swapfile" bs=1M count=192 conv=fsync status=none &&
-	chmod 600 "$fs/swapfile" && swap_on "$fs/swapfile" 10
+fragmented_fs "$(ram 7)" "$fs" && swap_file "$fs/swapfile" 160 && swap_on "$fs/swapfile" 10 &&
+	echo "swap file: $fs/swapfile, $(extents "$fs/swapfile") extents"
 swap_on "$(ram 2)" 5
 if [ -d "$QUEUE" ]; then
 	echo 512 > "$QUEUE/devices/$(dev_type "$(ram 0)")/quota"

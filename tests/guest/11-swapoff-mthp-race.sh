@@ -9,8 +9,9 @@
 #   anon-brd-bounce  eight processes each page out one 64K folio and fault it
 #                    back in, over and over: most of the time the folio is
 #                    between swap cache and mapping
-#   anon-file        as anon-brd on two ext4 swap files and two brd devices:
-#                    folios split at swap-out to a file
+#   anon-file        as anon-brd on two swap files on a fragmented ext4 and
+#                    two brd devices: folios split at swap-out to a file
+#   anon-file-4k     the same with 64K mTHP off
 #   shmem-brd        the same with shmem (memfd) folios
 #   anon-zram, shmem-zram  on zram instead of brd
 # On a kernel with tests/inject/swapin-delay.patch every large anonymous
@@ -105,22 +106,28 @@ echo always > $T/hugepages-64kB/enabled
 brd=("$(ram 0)" "$(ram 1)" "$(ram 2)" "$(ram 3)")
 race anon-brd 96M 4 131072 "${brd[@]}" -- --anon 32M
 race anon-brd-bounce 64M 8 131072 "${brd[@]}" -- --anon 128K --bounce 10
-# two ext4 swap files beside two brd devices: 64K folios split at swap-out
-# to a file, whole to a device
-case " ${SWAPQ_PHASES:-anon-file} " in *" anon-file "*)
+# two swap files on a fragmented ext4 (fragmented_fs in lib.sh) beside two
+# brd devices: with 64K mTHP on, folios are split at swap-out to a file and
+# go whole to a device; anon-file-4k is the same with small folios only
+file_race() { # NAME 64K-MODE
+	case " ${SWAPQ_PHASES:-$1} " in *" $1 "*) ;; *) return 0 ;; esac
+	local fs f
 	fs=$(mktemp -d)
-	if mkfs.ext4 -q -F -b 4096 "$(ram 6)" > /dev/null 2>&1 && mount -t ext4 "$(ram 6)" "$fs"; then
+	echo "$2" > $T/hugepages-64kB/enabled
+	if fragmented_fs "$(ram 6)" "$fs"; then
 		for f in a b; do
-			dd if=/dev/zero of="$fs/swap-$f" bs=1M count=128 conv=fsync status=none
-			chmod 600 "$fs/swap-$f"
+			swap_file "$fs/swap-$f" 80 || not_ok "$1: swap file $fs/swap-$f"
 		done
-		race anon-file 96M 4 "" "$fs/swap-a" "$fs/swap-b" "${brd[0]}" "${brd[1]}" -- --anon 32M
-		umount "$fs"
+		diag "$1: swap file extents: $(extents "$fs/swap-a") and $(extents "$fs/swap-b")"
+		race "$1" 96M 4 "" "$fs/swap-a" "$fs/swap-b" "${brd[0]}" "${brd[1]}" -- --anon 32M
 	else
-		not_ok "anon-file: ext4 on $(ram 6) for the swap files"
+		not_ok "$1: fragmented ext4 on $(ram 6) for the swap files"
 	fi
+	mountpoint -q "$fs" && umount "$fs"
 	rmdir "$fs"
-esac
+}
+file_race anon-file always
+file_race anon-file-4k never
 echo never > $T/hugepages-64kB/enabled
 
 # memfd lives on the internal tmpfs mount, whose huge setting follows the

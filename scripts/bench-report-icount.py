@@ -160,16 +160,19 @@ def thp_section(out, w):
       "always, 2M never; zram1: one 64 MiB zram, zram4: four 16 MiB zram at "
       "one priority; plain, -a (aligned swap-in) and -s (with small folios). "
       "Mean fallback %% over iterations 2-100, per boot; %d boot(s) per "
-      "kernel. The A/A column is the largest difference between two base "
-      "boots (the runs are deterministic under icount); a difference within 3 "
-      "times it is called the same.\n" % len(boots["base"]))
-    w("| layout | mode | base | A/A | patched | patched - base | verdict |")
-    w("|---|---|---|---|---|---|---|")
+      "kernel. Under icount a boot repeats exactly, so the A/A difference "
+      "between base boots is no noise scale; the iterations are: SE is the "
+      "standard error of the difference of the two means over iterations. "
+      "A difference within 3 times the larger of the two is called the "
+      "same.\n" % len(boots["base"]))
+    w("| layout | mode | base | A/A | patched | patched - base | SE | verdict |")
+    w("|---|---|---|---|---|---|---|---|")
     series = []
     for layout in ("zram1", "zram4"):
         for mode in ("plain", "a", "s"):
             name = "thp-%s-%s.txt" % (layout, mode)
             means = {}
+            var = {}
             for arm in ("base", "patched"):
                 means[arm] = []
                 for i, d in enumerate(boots[arm]):
@@ -177,16 +180,19 @@ def thp_section(out, w):
                     vals = [v for it, v in per.items() if it >= 2]
                     if vals:
                         means[arm].append(statistics.mean(vals))
+                        if i == 0 and len(vals) > 1:
+                            var[arm] = statistics.variance(vals) / len(vals)
                     if i == 0 and per:
                         series.append((arm, layout, mode, per))
             if not means["base"] or not means["patched"]:
-                w("| %s | %s | missing | | | |" % (layout, mode))
+                w("| %s | %s | missing | | | | | |" % (layout, mode))
                 continue
             b, p = statistics.mean(means["base"]), statistics.mean(means["patched"])
             aa = max(means["base"]) - min(means["base"])
-            verdict = "same" if abs(p - b) <= 3 * aa else ("higher" if p > b else "lower")
-            w("| %s | %s | %.2f %% | %.2f | %.2f %% | %+.2f | %s |" % (
-                layout, mode, b, aa, p, p - b, verdict))
+            se = math.sqrt(var.get("base", 0) + var.get("patched", 0))
+            verdict = "same" if abs(p - b) <= 3 * max(aa, se) else ("higher" if p > b else "lower")
+            w("| %s | %s | %.2f %% | %.2f | %.2f %% | %+.2f | %.2f | %s |" % (
+                layout, mode, b, aa, p, p - b, se, verdict))
     w("")
     if series:
         dat = os.path.join(out, "thp.dat")
@@ -205,6 +211,50 @@ def thp_section(out, w):
                         for i, (arm, layout, mode, _) in enumerate(series)))
         if subprocess.run(["gnuplot", "-e", gp], capture_output=True).returncode == 0:
             w("![M4 fallback per iteration](thp.png)\n")
+
+
+def shares_section(out, w, case, rounds):
+    """M5: device shares of the patched runs of the brd12 and weighted cases."""
+    used = [swaps_used(out, "patched", r, case) for r in rounds]
+    used = [u for u in used if u]
+    if used and case == "brd12":
+        # the queue moves on after a quota of pages, so the devices differ
+        # by whole quotas (default 512 pages, 2048 KiB): max - min in KiB
+        for arm in ("base", "patched"):
+            us = [u for u in (swaps_used(out, arm, r, case) for r in rounds) if u]
+            if not us:
+                continue
+            shares = [max(u.values()) / max(1, min(u.values())) for u in us]
+            gaps = [max(u.values()) - min(u.values()) for u in us]
+            w("M5, device share (%s): swap in use per device as the workers "
+              "held their memory, max/min over the 12 devices: median %.3f "
+              "(%.3f-%.3f); max - min: median %d KiB (%d-%d).\n" % (
+                  arm, statistics.median(shares), min(shares), max(shares),
+                  statistics.median(gaps), min(gaps), max(gaps)))
+    if used and case == "weighted":
+        qpath = os.path.join(out, "runs", "patched-%d" % rounds[0], "weighted-quotas.tsv")
+        quotas = {}
+        if os.path.exists(qpath):
+            with open(qpath) as f:
+                for line in f:
+                    dev, q = line.split()
+                    quotas[dev] = int(q)
+        if quotas:
+            qsum = sum(quotas.values())
+            errs, kib = [], []
+            for u in used:
+                tot = sum(u.get(d, 0) for d in quotas)
+                errs.append(max(abs(u.get(d, 0) / tot / (q / qsum) - 1)
+                                for d, q in quotas.items()) if tot else float("inf"))
+                kib.append(max(abs(u.get(d, 0) - tot * q / qsum) for d, q in quotas.items()))
+            # a round of turns is sum(quotas) pages: the last one is partial
+            w("M5, weighted shares: quotas %s pages; the largest relative error "
+              "of a device's share of swap in use against its quota share "
+              "(patched): median %.2f %% (%.2f-%.2f %%), in KiB: median %d "
+              "(%d-%d), against a smallest quota of %d KiB.\n" % (
+                  ":".join(str(quotas[d]) for d in sorted(quotas)),
+                  statistics.median(errs) * 100, min(errs) * 100, max(errs) * 100,
+                  statistics.median(kib), min(kib), max(kib), min(quotas.values()) * 4))
 
 
 def main(out):
@@ -246,8 +296,12 @@ def main(out):
                 if m:
                     per[(arm, r)] = m
         base_rounds = [r for r in rounds if ("base", r) in per]
+        patched_rounds = [r for r in rounds if ("patched", r) in per]
         if len(base_rounds) < 2:
-            w("Fewer than two base runs completed: nothing to judge.\n")
+            # pristine 7.3 has no quotas to weight: only the shares remain
+            w("Fewer than two base runs: no comparison (pristine 7.3 skips a "
+              "case that needs the queue).\n")
+            shares_section(out, w, case, patched_rounds)
             continue
         pairs = [r for r in base_rounds if ("patched", r) in per]
         w("| metric | base median | A/A spread | patched/base median (min-max) | sign test +/-, p | verdict |")
@@ -277,33 +331,7 @@ def main(out):
                   2 * work, pages, expected, statistics.median(seen), min(seen),
                   max(seen), statistics.median(seen) / expected * 100,
                   max(b_ns) - min(b_ns)))
-        used = [swaps_used(out, "patched", r, case) for r in pairs]
-        used = [u for u in used if u]
-        if used and case == "brd12":
-            shares = [max(u.values()) / max(1, min(u.values())) for u in used]
-            w("M5, device share: swap in use per device as the workers held "
-              "their memory, max/min over the 12 devices (patched): median "
-              "%.3f (%.3f-%.3f).\n" % (statistics.median(shares), min(shares), max(shares)))
-        if used and case == "weighted":
-            qpath = os.path.join(out, "runs", "patched-%d" % pairs[0], "weighted-quotas.tsv")
-            quotas = {}
-            if os.path.exists(qpath):
-                with open(qpath) as f:
-                    for line in f:
-                        dev, q = line.split()
-                        quotas[dev] = int(q)
-            if quotas:
-                qsum = sum(quotas.values())
-                errs = []
-                for u in used:
-                    tot = sum(u.get(d, 0) for d in quotas)
-                    errs.append(max(abs(u.get(d, 0) / tot / (q / qsum) - 1)
-                                    for d, q in quotas.items()) if tot else float("inf"))
-                w("M5, weighted shares: quotas %s; the largest relative error "
-                  "of a device's share of swap in use against its quota share "
-                  "(patched): median %.2f %% (%.2f-%.2f %%).\n" % (
-                      ":".join(str(quotas[d]) for d in sorted(quotas)),
-                      statistics.median(errs) * 100, min(errs) * 100, max(errs) * 100))
+        shares_section(out, w, case, pairs)
 
     w("## Locks (M2, M3)\n")
     found = False

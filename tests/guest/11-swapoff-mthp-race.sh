@@ -97,6 +97,12 @@ race() {
 	check "$name: workers verified their data under swapoff churn" test $wrc -eq 0
 	check "$name: swapoff/swapon cycles ran ($cycles, $fails failed)" test $cycles -gt 0 -a $fails -eq 0
 	check "$name: kernel log clean" log_clean "$mark"
+	# the window is a large folio between swap cache and mapping: on brd
+	# with anonymous 64K folios it must have been there
+	case $name in anon-brd*)
+		check "$name: 64K folios were swapped in during the churn" \
+			test "$(cat $T/hugepages-64kB/stats/swpin 2>/dev/null || echo 0)" -gt "$sw0" ;;
+	esac
 	rmdir "$cg"
 	rm -f "$stop"
 	swap_off_all

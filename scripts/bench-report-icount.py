@@ -357,6 +357,21 @@ def main(out):
 
     thp_section(out, w)
 
+    w("## How it ran\n")
+    qcmd = os.path.join(out, "runs", "patched-1", "qemu.cmd")
+    if os.path.exists(qcmd):
+        with open(qcmd) as f:
+            w("QEMU, as scripts/run-vm.sh ran the first patched boot:\n")
+            w("```\n%s\n```\n" % f.read().strip())
+    w("Kernels: %s and %s, both from the kernel tree of Debian's "
+      "linux-source-7.3 %s, configs/vm.config + configs/bench.config over "
+      "tinyconfig (build/obj-base-bench/.config, build/obj-bench/.config); "
+      "the lock boots add configs/lockstat.config.\n" % (
+          params.get("release_base", "?"), params.get("release_patched", "?"),
+          params.get("kernel_version", "?")))
+    if "elapsed_min" in params:
+        w("The whole run took %s minutes on %s.\n" % (params["elapsed_min"], params.get("host", "?")))
+
     w("## Not measured here\n")
     w("Contention itself needs many cores: on one deterministic vCPU nothing "
       "contends (BENCH_MODE=host measures it on real hardware).\n")

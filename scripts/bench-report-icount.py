@@ -214,12 +214,13 @@ def thp_section(out, w):
 
 
 def shares_section(out, w, case, rounds):
-    """M5: device shares of the patched runs of the brd12 and weighted cases."""
+    """M5: device shares of the brd12, shares and weighted cases."""
     used = [swaps_used(out, "patched", r, case) for r in rounds]
     used = [u for u in used if u]
-    if used and case == "brd12":
+    if used and case in ("brd12", "shares"):
         # the queue moves on after a quota of pages, so the devices differ
-        # by whole quotas (default 512 pages, 2048 KiB): max - min in KiB
+        # by whole quotas (brd12: the default 512 pages, 2048 KiB; shares:
+        # 32 pages, 128 KiB): max - min in KiB
         for arm in ("base", "patched"):
             us = [u for u in (swaps_used(out, arm, r, case) for r in rounds) if u]
             if not us:

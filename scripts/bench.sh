@@ -28,7 +28,7 @@
 # Settings (environment):
 #   RUNS              rounds (icount: 7) or boots per kernel (wallclock: 5)
 #   LOCKSTAT=1        the lock-contention run (0: skip it)
-#   BENCH_CASES       icount: "single brd12 overflow weighted";
+#   BENCH_CASES       icount: "single brd12 overflow weighted shares";
 #                     wallclock: "brd12 single overflow"
 #   BENCH_NPROC BENCH_SIZE BENCH_MEMCG BENCH_PASSES
 #                     usemem workers, memory each, memory.max, re-read
@@ -54,7 +54,7 @@ case $mode in
 host) exec bash "$top/scripts/bench-host.sh" "$@" ;;
 icount)
 	runs=${RUNS:-7}
-	cases=${BENCH_CASES:-single brd12 overflow weighted}
+	cases=${BENCH_CASES:-single brd12 overflow weighted shares}
 	nproc=${BENCH_NPROC:-2} size=${BENCH_SIZE:-64M} cgmax=${BENCH_MEMCG:-64M}
 	smp=${BENCH_SMP:-1}
 	export SWAPQ_ICOUNT=1 ;;

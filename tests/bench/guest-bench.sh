@@ -9,8 +9,13 @@
 #   single    one brd device of 768 MiB (regression guard)
 #   overflow  4 devices of 48 MiB at priority 10, 2 of 256 MiB at priority 5;
 #             the working set overflows the upper ring into the lower one
-#   weighted  4 devices of 128 MiB at one priority, quotas 1:1:2:4 through
-#             /sys/kernel/mm/swap/queue (skipped when the kernel has no queue)
+#   weighted  4 devices of 128 MiB at one priority, quotas 1:1:2:4 of an
+#             eighth of default_quota through /sys/kernel/mm/swap/queue, so
+#             that a case makes about 30 rounds of turns (skipped when the
+#             kernel has no queue)
+#   shares    as brd12 with default_quota 32 pages: about 40 turns per
+#             device, so the shares show more than the last turn (skipped
+#             when the kernel has no queue)
 #   thp       M4: the kernel tree's tools/mm/thp_swap_allocator_test (64K
 #             mTHP always, 2M never) on one 64 MiB zram and on four 16 MiB
 #             zram at one priority, each plain, -a and -s; its output per
@@ -51,6 +56,8 @@ THPTEST=$SWAPQ_REPO/build/tests/thp_swap_allocator_test
 [ -x "$USEMEM" ] || { echo "guest-bench: $USEMEM missing (make bench builds it)" >&2; exit 2; }
 
 MiB=1024
+quota0=''
+[ -d "$QUEUE" ] && quota0=$(cat "$QUEUE/default_quota")
 status=0
 icount=${SWAPQ_ICOUNT:-0}
 final=$out
@@ -66,6 +73,8 @@ results=$out/results.tsv
 reset_devices() {
 	local i
 	swap_off_all
+	# the shares case lowers it
+	[ -n "$quota0" ] && echo "$quota0" > "$QUEUE/default_quota"
 	for i in $(seq 0 11); do
 		[ -b "$(ram "$i")" ] || { echo "guest-bench: no $(ram "$i") (brd.rd_nr=12?)" >&2; return 1; }
 		blkdiscard -f "$(ram "$i")" 2>/dev/null || true
@@ -132,15 +141,20 @@ setup_case() {
 	overflow)
 		ring_on 10 48 "$(ram 0)" "$(ram 1)" "$(ram 2)" "$(ram 3)" &&
 		ring_on 5 256 "$(ram 4)" "$(ram 5)" ;;
-	weighted)
+	weighted|shares)
 		if [ ! -d "$QUEUE/devices" ]; then
-			echo "guest-bench: weighted: $QUEUE absent in this kernel, skipped"
-			echo absent > "$out/weighted-absent"
+			echo "guest-bench: $1: $QUEUE absent in this kernel, skipped"
+			echo absent > "$out/$1-absent"
 			return 3
-		fi
+		fi ;;&
+	shares)
+		echo 32 > "$QUEUE/default_quota" || return 1
+		for i in $(seq 0 11); do devs+=("$(ram "$i")"); done
+		ring_on 10 64 "${devs[@]}" ;;
+	weighted)
 		ring_on 10 128 "$(ram 0)" "$(ram 1)" "$(ram 2)" "$(ram 3)" || return 1
 		local q w
-		q=$(cat "$QUEUE/default_quota") || return 1
+		q=$(($(cat "$QUEUE/default_quota") / 8)) || return 1
 		for i in 0 1 2 3; do
 			w=$((i < 2 ? 1 : i == 2 ? 2 : 4))
 			echo $((q * w)) > "$QUEUE/devices/$(queue_type "$(ram $i)")/quota" || return 1

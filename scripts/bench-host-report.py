@@ -20,6 +20,8 @@ import re
 import statistics
 import sys
 
+from bench_params import read_params
+
 KERNELS = ("base", "patched")
 RESAMPLES = 10000
 # (results.tsv column, name, what is better)
@@ -36,15 +38,6 @@ KBUILD_METRICS = [
     ("pswpout", "pages swapped out (pswpout)", "-"),
 ]
 THP_FIRST, THP_LAST = 2, 100
-
-
-def read_params(out):
-    params = {}
-    with open(os.path.join(out, "params")) as f:
-        for line in f:
-            key, _, value = line.rstrip("\n").partition("=")
-            params[key] = value
-    return params
 
 
 def read_tsv(path):

@@ -22,17 +22,10 @@ import statistics
 import subprocess
 import sys
 
+from bench_params import read_params
+
 GIB = 1 << 30
 PAGE = 4096
-
-
-def read_params(out):
-    params = {}
-    with open(os.path.join(out, "params")) as f:
-        for line in f:
-            key, _, value = line.rstrip("\n").partition("=")
-            params[key] = value
-    return params
 
 
 def size_bytes(text):

@@ -25,9 +25,12 @@
 # cycle would cost more than the cycle itself under QEMU TCG. Each scenario
 # churns for SWAPQ_DURATION seconds (default 40; quota, swap-max and the swap
 # files for half of it) and must reach its own floor of cycles per minute of
-# that time, about a quarter of what the debug kernel does at 2 vCPUs on a
-# 2-core host (parallel 1900/min, churn 390, shmem-mthp 460, swap files 330,
-# swap-max 320, priority 280, zram 200, stress-ng 170, quota 160, fill 21),
+# that time, about a third of the fewer that the debug kernel did at 2 and
+# at 4 vCPUs on a 2-core host (per minute, 2 and 4 vCPUs: parallel 1320
+# and 1210, churn 525 and 55, shmem-mthp 680 and 360, swap-max 410 and 290,
+# priority 130 and 73, zram 230 and 69, stress-ng 150 and 150, quota 170
+# and 150, swap files 180-540 and 110-150, fill 28 and 10: a swapoff waits
+# for RCU grace periods, which take long when 4 vCPUs share 2 host cores),
 # so that a scenario whose churn stalled fails on its own.
 # SWAPQ_SCENARIOS="NAME ..." runs only those.
 # shellcheck source=lib.sh
@@ -217,7 +220,7 @@ mthp() { # on|off: 64K anonymous mTHP
 
 # 1. Random devices swapped off and on again under load.
 s_churn() {
-	begin churn "$D" 90
+	begin churn "$D" 18
 	mthp on
 	on4 5
 	cg=$(memcg races 48M)
@@ -308,7 +311,7 @@ s_quota() {
 # 4. Devices coming back at another priority: rings appear, merge and go
 # away under load.
 s_priority() {
-	begin priority "$D" 60
+	begin priority "$D" 24
 	mthp off
 	on4 5
 	cg=$(memcg races 48M)
@@ -328,7 +331,7 @@ alloc_lower() { # allocations of the two lower-priority devices
 }
 
 s_fill() {
-	begin fill "$D" 5
+	begin fill "$D" 3
 	mthp off
 	local small l1 l2 t a i full=0 fell=0 n=0
 	small=$(ram 0)
@@ -432,7 +435,7 @@ s_swap_max() {
 
 # 8. zram devices with discard (at swapon and of freed clusters).
 s_zram() {
-	begin zram "$D" 50
+	begin zram "$D" 22
 	mthp on
 	local i n z zram=() added=()
 	for i in 0 1 2; do
@@ -471,7 +474,7 @@ s_zram() {
 # mTHP on (every 64K folio is split at swap-out to a file and must come back
 # from it page by page) and off.
 s_swapfile() { # mthp on|off
-	begin "swapfile-mthp-$1" $((D / 2)) 60
+	begin "swapfile-mthp-$1" $((D / 2)) 36
 	mthp "$1"
 	local fs=$tmp/swapfiles f files=()
 	mkdir -p "$fs"

@@ -27,7 +27,7 @@
 # files for half of it) and must reach its own floor of cycles per minute of
 # that time, about a third of the fewer that the debug kernel did at 2 and
 # at 4 vCPUs on a 2-core host (per minute, 2 and 4 vCPUs: parallel 1320
-# and 1210, churn 525 and 55, shmem-mthp 680 and 360, swap-max 410 and 290,
+# and 1040, churn 525 and 55, shmem-mthp 680 and 110, swap-max 410 and 230,
 # priority 130 and 73, zram 230 and 69, stress-ng 150 and 150, quota 170
 # and 150, swap files 180-540 and 110-150, fill 28 and 10: a swapoff waits
 # for RCU grace periods, which take long when 4 vCPUs share 2 host cores),
@@ -235,7 +235,7 @@ s_churn() {
 # devices overlap; ram4 stays on at a lower priority so that swap never
 # runs out.
 s_parallel() {
-	begin parallel "$D" 400
+	begin parallel "$D" 300
 	mthp on
 	on4 5
 	swap_on "$(ram 4)" 1 "$SMALL"
@@ -371,7 +371,7 @@ s_fill() {
 # out and in while devices churn; every worker run and every swapoff must
 # finish within the bound.
 s_shmem_mthp() {
-	begin shmem-mthp "$D" 100
+	begin shmem-mthp "$D" 36
 	local bound=$((D + 120)) old_top old_pmd a0 s0 i0
 	old_top=$(sed 's/.*\[\(.*\)\].*/\1/' "$T/shmem_enabled")
 	old_pmd=$(sed 's/.*\[\(.*\)\].*/\1/' "$T/hugepages-2048kB/shmem_enabled" 2> /dev/null)

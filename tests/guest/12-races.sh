@@ -28,7 +28,7 @@
 # that time, about a third of the fewer that the debug kernel did at 2 and
 # at 4 vCPUs on a 2-core host (per minute, 2 and 4 vCPUs: parallel 1320
 # and 1040, churn 525 and 55, shmem-mthp 680 and 110, swap-max 410 and 230,
-# priority 130 and 73, zram 230 and 69, stress-ng 150 and 150, quota 170
+# priority 130 and 73, zram 230 and 44, stress-ng 150 and 150, quota 170
 # and 150, swap files 180-540 and 110-150, fill 28 and 10: a swapoff waits
 # for RCU grace periods, which take long when 4 vCPUs share 2 host cores),
 # so that a scenario whose churn stalled fails on its own.
@@ -435,7 +435,7 @@ s_swap_max() {
 
 # 8. zram devices with discard (at swapon and of freed clusters).
 s_zram() {
-	begin zram "$D" 22
+	begin zram "$D" 15
 	mthp on
 	local i n z zram=() added=()
 	for i in 0 1 2; do

@@ -12,6 +12,9 @@
 # sent, not for every make check).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=../tests/lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_begin
 b=$top/build
 wt=$b/linux-bisect
 log=$b/bisect-build.log
@@ -36,15 +39,18 @@ for c in $(git -C "$tree" rev-list --reverse "pristine..$head"); do
 	for f in "${files[@]}"; do [ -f "$wt/$f" ] && objs+=("${f%.c}.o"); done
 	if ! bash "$top/scripts/build-kernel.sh" bisect W=1 "${objs[@]}" >> "$log" 2>&1 ||
 	   grep -q 'warning:\|error:' "$log"; then
-		echo "not ok - $what builds with W=1 (${objs[*]})"
+		not_ok "$what builds with W=1 (${objs[*]})"
 		grep -E 'warning:|error:' "$log" | head -n 20 | sed 's/^/# /'
-		exit 1
+		tap_end
+		exit
 	fi
 	if [ "${1:-}" = full ] && ! bash "$top/scripts/build-kernel.sh" bisect >> "$log" 2>&1; then
-		echo "not ok - $what builds (bzImage, modules)"
+		not_ok "$what builds (bzImage, modules)"
 		tail -n 20 "$log" | sed 's/^/# /'
-		exit 1
+		tap_end
+		exit
 	fi
-	echo "ok - $what builds with W=1 (${objs[*]##*/})"
+	ok "$what builds with W=1 (${objs[*]##*/})"
 done
-[ $i -gt 0 ] || { echo "not ok - the series has patches to build"; exit 1; }
+[ $i -gt 0 ] || not_ok "the series has patches to build"
+tap_end

@@ -17,6 +17,8 @@
 # device walk restarts, and the data is still right.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
 flavor=${1:-inject}
 case $flavor in
 inject) what="the series without patches 1 and 10"; prep=inject; tests=(16-swapfile-mthp.sh 18-reclaim-populate.sh) ;;
@@ -25,62 +27,67 @@ base) what="pristine 7.3"; prep=pristine; tests=(16-swapfile-mthp.sh 04-striping
 esac
 out=$top/build/test-results/control-$flavor
 mkdir -p "$out"
+tap_begin
 
 if ! { bash "$top/scripts/prepare-tree.sh" "$prep" &&
        bash "$top/scripts/build-kernel.sh" "$flavor"; } > "$out/build.log" 2>&1; then
-	tail -n 20 "$out/build.log"
-	echo "not ok - $flavor kernel builds"
-	exit 1
+	tail -n 20 "$out/build.log" | sed 's/^/# /'
+	not_ok "$flavor kernel builds"
+	tap_end
+	exit
 fi
-echo "ok - $flavor kernel builds ($what)"
+ok "$flavor kernel builds ($what)"
 bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 900 -a "brd.rd_nr=8 brd.rd_size=262144" -- \
 	bash "$top/tests/guest/run.sh" "${tests[@]}" > "$out/guest.tap" 2>&1
-grep -v MISMATCH "$out/guest.tap" | sed 's/^\(ok\|not ok\)/# '"$flavor"': \1/'
+# the guest's own stream, as comments: its results are what must fail
+grep -v MISMATCH "$out/guest.tap" | sed 's/^#* */# '"$flavor"': /'
 # The MADV_PAGEOUT run is built to meet the bug every time (all its 64K
 # folios come back through one large swap-in each); the memcg runs meet it
 # only when reclaim happens to lay a folio out aligned, so they are counted
-runs=$(grep -c '^\(not \)\?ok - anon 64K, MADV_PAGEOUT.*data verified' "$out/guest.tap")
-lost=$(grep -c '^not ok - anon 64K, MADV_PAGEOUT.*data verified' "$out/guest.tap")
+runs=$(grep -c '^\(not \)\?ok [0-9]* - anon 64K, MADV_PAGEOUT.*data verified' "$out/guest.tap")
+lost=$(grep -c '^not ok [0-9]* - anon 64K, MADV_PAGEOUT.*data verified' "$out/guest.tap")
 if [ "$runs" -gt 0 ] && [ "$lost" = "$runs" ]; then
-	echo "ok - 16-swapfile-mthp finds the data loss on $what (anonymous 64K, MADV_PAGEOUT: $lost of $runs runs)"
+	ok "16-swapfile-mthp finds the data loss on $what (anonymous 64K, MADV_PAGEOUT: $lost of $runs runs)"
 else
-	echo "not ok - 16-swapfile-mthp finds the data loss on $what (anonymous 64K, MADV_PAGEOUT: $lost of $runs runs)"
+	not_ok "16-swapfile-mthp finds the data loss on $what (anonymous 64K, MADV_PAGEOUT: $lost of $runs runs)"
 fi
 # what the wrong words held (swapq-fill shows the first 10 of each run):
 # the filler's bytes that follow an extent on disk, zeros, or other data
 grep -o 'MISMATCH.*' "$out/guest.tap" | awk '
 	/ got a5a5a5a5a5a5a5a5/ { f++; next } / got 0000000000000000/ { z++; next } { o++ }
 	END { printf "# wrong words shown: %d the filler'"'"'s bytes (0xa5), %d zero, %d other\n", f, z, o }'
-runs=$(grep -c '^\(not \)\?ok - anon 64K, memcg.*data verified' "$out/guest.tap")
-lost=$(grep -c '^not ok - anon 64K, memcg.*data verified' "$out/guest.tap")
+runs=$(grep -c '^\(not \)\?ok [0-9]* - anon 64K, memcg.*data verified' "$out/guest.tap")
+lost=$(grep -c '^not ok [0-9]* - anon 64K, memcg.*data verified' "$out/guest.tap")
 echo "# anonymous 64K under memcg reclaim lost data in $lost of $runs runs on $what"
 # what that kernel does right must pass: shmem, 4K folios, strict priority
-others=$(grep -c '^\(not \)\?ok - \(shmem 64K\|anon 4K\).*data verified\|^\(not \)\?ok - strict priority' "$out/guest.tap")
-bad=$(grep -c '^not ok - \(shmem 64K\|anon 4K\).*data verified\|^not ok - strict priority' "$out/guest.tap")
+others=$(grep -c '^\(not \)\?ok [0-9]* - \(shmem 64K\|anon 4K\).*data verified\|^\(not \)\?ok [0-9]* - strict priority' "$out/guest.tap")
+bad=$(grep -c '^not ok [0-9]* - \(shmem 64K\|anon 4K\).*data verified\|^not ok [0-9]* - strict priority' "$out/guest.tap")
 if [ "$others" -gt 0 ] && [ "$bad" = 0 ]; then
-	echo "ok - its shmem, 4K and strict-priority checks pass on $what ($others)"
+	ok "its shmem, 4K and strict-priority checks pass on $what ($others)"
 else
-	echo "not ok - its shmem, 4K and strict-priority checks pass on $what ($bad of $others fail)"
+	not_ok "its shmem, 4K and strict-priority checks pass on $what ($bad of $others fail)"
 fi
 if [ "$flavor" = base ]; then
 	# 7.3 puts one CPU's pages in its current cluster, on one device
-	if grep -q '^not ok - CPU 0 took [0-9]* pages from each device in turn' "$out/guest.tap"; then
-		echo "ok - 04-striping tells the queue from $what: one CPU's pages do not take turns there"
+	if grep -q '^not ok [0-9]* - CPU 0 took [0-9]* pages from each device in turn' "$out/guest.tap"; then
+		ok "04-striping tells the queue from $what: one CPU's pages do not take turns there"
 	else
-		echo "not ok - 04-striping tells the queue from $what: one CPU's pages do not take turns there"
+		not_ok "04-striping tells the queue from $what: one CPU's pages do not take turns there"
 	fi
-	exit 0
+	tap_end
+	exit
 fi
 # Without patch 10 reclaim sleeps for the table: the lock is dropped, the
 # walk restarts; allocations must have failed for that to mean anything.
-if grep -q '^not ok - reclaim never restarted its device walk' "$out/guest.tap" &&
-   grep -q '^ok - allocations under folio_alloc_swap() failed' "$out/guest.tap"; then
-	echo "ok - 18-reclaim-populate sees the device walk restart on $what"
+if grep -q '^not ok [0-9]* - reclaim never restarted its device walk' "$out/guest.tap" &&
+   grep -q '^ok [0-9]* - allocations under folio_alloc_swap() failed' "$out/guest.tap"; then
+	ok "18-reclaim-populate sees the device walk restart on $what"
 else
-	echo "not ok - 18-reclaim-populate sees the device walk restart on $what"
+	not_ok "18-reclaim-populate sees the device walk restart on $what"
 fi
-if grep -q '^ok - worker data verified' "$out/guest.tap"; then
-	echo "ok - 18-reclaim-populate: the data is right on $what"
+if grep -q '^ok [0-9]* - worker data verified' "$out/guest.tap"; then
+	ok "18-reclaim-populate: the data is right on $what"
 else
-	echo "not ok - 18-reclaim-populate: the data is right on $what"
+	not_ok "18-reclaim-populate: the data is right on $what"
 fi
+tap_end

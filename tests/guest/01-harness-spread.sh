@@ -4,6 +4,7 @@
 # spread over the three equal devices and the lower one left unused.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 
 swap_off_all
 for i in 0 1 2; do swap_on "$(ram $i)" 5; done
@@ -33,4 +34,4 @@ check "worker data verified after swap-in" test $? -eq 0
 rmdir "$cg"
 swap_off_all
 check "all devices swapped off" test "$(swap_count)" -eq 0
-exit $((failures > 0))
+tap_end

@@ -3,6 +3,7 @@
 # are full; only then does allocation fall back to the next ring.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 
 swap_off_all
 swap_on "$(ram 0)" 10 32768	# 32 MiB each in the top ring
@@ -33,4 +34,4 @@ check "default-priority ring still unused" test "$(swap_used "$(ram 3)")" -eq 0
 finish_worker
 rmdir "$cg"
 swap_off_all
-exit $((failures > 0))
+tap_end

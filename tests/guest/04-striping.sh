@@ -9,6 +9,7 @@
 # make control CONTROL=base runs this file there.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 
 swap_off_all
 for i in 0 1 2 3; do swap_on "$(ram $i)" 7; done
@@ -75,4 +76,4 @@ fi
 finish_worker
 echo "$old64" > "$anon64"
 swap_off_all
-exit $((failures > 0))
+tap_end

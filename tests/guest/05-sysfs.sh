@@ -3,6 +3,7 @@
 # debugfs and /proc/swaps agree; bad writes change nothing.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 step() { # DESCRIPTION COMMAND...
 	local what=$1 g
 	shift
@@ -64,4 +65,4 @@ check "generation is read-only" test -n "$err"
 check "no multi-value rings file in sysfs (debugfs lists the rings)" test ! -e $QUEUE/rings
 step "swapoff everything" swap_off_all
 check "no device directories left" test -z "$(ls $QUEUE/devices)"
-exit $((failures > 0))
+tap_end

@@ -4,6 +4,7 @@
 # a swapoff.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 
 swap_off_all
 swap_on "$(ram 0)" 8
@@ -38,4 +39,4 @@ check "after swapping quotas, $(ram 0) takes 3/4 within 10% ($d0 of $((d0 + d1))
 check "both devices still swapped on (no swapoff needed)" test "$(swap_count)" -eq 2
 rmdir "$cg"
 swap_off_all
-exit $((failures > 0))
+tap_end

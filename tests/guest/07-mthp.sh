@@ -4,8 +4,9 @@
 # fallback still verifies.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 T=/sys/kernel/mm/transparent_hugepage/hugepages-64kB
-[ -d "$T" ] || { not_ok "64K mTHP supported by this kernel"; exit 1; }
+[ -d "$T" ] || { not_ok "64K mTHP supported by this kernel"; tap_end; exit; }
 
 swap_off_all
 echo always > $T/enabled
@@ -46,4 +47,4 @@ check "4K worker verified after its holes were reused" test $? -eq 0
 echo never > $T/enabled
 rmdir "$cg"
 swap_off_all
-exit $((failures > 0))
+tap_end

@@ -3,6 +3,7 @@
 # swap max and fail event, and a worker that does not fit is OOM-killed.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 
 swap_off_all
 swap_on "$(ram 0)" 3
@@ -55,4 +56,4 @@ check "swap fail events counted (${fails0:-missing} -> ${fails:-missing})" \
 	test "${fails:-0}" -gt "${fails0:-0}"
 rmdir "$cg"
 swap_off_all
-exit $((failures > 0))
+tap_end

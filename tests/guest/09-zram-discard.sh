@@ -4,11 +4,12 @@
 # (every free cluster waits for discard) is met on purpose; data verifies.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 DBG=/sys/kernel/debug/swap/queue
 z=/dev/zram0
 
 swap_off_all
-[ -e /sys/block/zram0 ] || { not_ok "zram0 present"; exit 1; }
+[ -e /sys/block/zram0 ] || { not_ok "zram0 present"; tap_end; exit; }
 echo 1 > /sys/block/zram0/reset
 echo 48M > /sys/block/zram0/disksize
 mkswap -f -U clear $z >/dev/null
@@ -53,4 +54,4 @@ wait $holder
 check "holder of the rest of the device verified" test $? -eq 0
 swap_off_all
 echo 1 > /sys/block/zram0/reset
-exit $((failures > 0))
+tap_end

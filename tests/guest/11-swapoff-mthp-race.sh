@@ -23,10 +23,11 @@
 # the kernel log shows a splat. SWAPQ_PHASES="NAME ..." selects phases.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 duration=${SWAPQ_DURATION:-30}
 T=/sys/kernel/mm/transparent_hugepage
 ZC=/sys/class/zram-control
-[ -w $T/hugepages-64kB/enabled ] || { not_ok "64K mTHP supported by this kernel"; exit 1; }
+[ -w $T/hugepages-64kB/enabled ] || { not_ok "64K mTHP supported by this kernel"; tap_end; exit; }
 inject=/sys/module/kernel/parameters/swapq_inject_swapin_delay_ms
 [ -r $inject ] && diag "injected large-folio swap-in delay: $(cat $inject) ms"
 
@@ -168,4 +169,4 @@ echo never > $T/hugepages-64kB/enabled
 echo never > $T/hugepages-64kB/shmem_enabled
 echo "$old_shmem" > $T/shmem_enabled
 check "all devices swapped off" test "$(swap_count)" -eq 0
-exit $((failures > 0))
+tap_end

@@ -35,6 +35,7 @@
 # SWAPQ_SCENARIOS="NAME ..." runs only those.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 D=${SWAPQ_DURATION:-40}
 T=/sys/kernel/mm/transparent_hugepage
 ZC=/sys/class/zram-control
@@ -580,4 +581,4 @@ check "readers met a device being swapped off ($enoent ENOENT, $enodev ENODEV)" 
 echo "$thp_anon" > $T/hugepages-64kB/enabled
 diag "total swapon/swapoff cycles: $total in ${elapsed}s"
 rm -rf "$tmp"
-exit $((failures > 0))
+tap_end

@@ -4,6 +4,7 @@
 # debugfs record has a documented keyword and its keys in documented order.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 ABI=$SWAPQ_REPO/Documentation/ABI/testing
 DBG=/sys/kernel/debug/swap/queue
 
@@ -72,4 +73,4 @@ check "debugfs: root only" test "$(stat -c %a $DBG)" = 400
 swap_off_all
 check "sysfs: no device directories once all swap is off" \
 	test -z "$(ls "$QUEUE/devices")"
-exit $((failures > 0))
+tap_end

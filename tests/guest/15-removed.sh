@@ -3,8 +3,9 @@
 # device plists, their lock and plist_requeue().
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 check "/proc/kallsyms lists symbols" grep -q sys_swapon /proc/kallsyms
 removed=$(grep -v '^#' "$SWAPQ_REPO/tests/removed-symbols" | paste -sd'|')
 gone() { ! grep -wE "$removed" /proc/kallsyms; }
 check "/proc/kallsyms has none of ${removed//|/, }" gone
-exit $((failures > 0))
+tap_end

@@ -19,9 +19,10 @@
 # control. Every word is verified.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 T=$THP/hugepages-64kB
 rounds=${SWAPQ_ROUNDS:-5}
-[ -d "$T" ] || { not_ok "64K mTHP supported by this kernel"; exit 1; }
+[ -d "$T" ] || { not_ok "64K mTHP supported by this kernel"; tap_end; exit; }
 fsdev=$(ram 6)
 mnt=$(mktemp -d)
 log_mark swapfile-mthp
@@ -29,7 +30,8 @@ log_mark swapfile-mthp
 swap_off_all
 if ! fragmented_fs "$fsdev" "$mnt"; then
 	not_ok "fragmented ext4 on $fsdev for the swap file"
-	exit 1
+	tap_end
+	exit
 fi
 swapfile=$mnt/swapfile
 swap_file "$swapfile" 96
@@ -101,4 +103,4 @@ rmdir "$cg"
 swap_off_all
 umount "$mnt" && rmdir "$mnt"
 check "no kernel splat" log_clean swapfile-mthp
-exit $((failures > 0))
+tap_end

@@ -10,6 +10,7 @@
 # the same, and the data survives.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
+tap_begin
 FI=/sys/kernel/debug
 if [ ! -f $FI/fail_page_alloc/require-start ] || [ ! -f $FI/failslab/require-start ]; then
 	not_ok "fault injection with a stack trace filter in this kernel"
@@ -63,4 +64,4 @@ check "at least 96 MiB swapped out through the failures ($((a1 - a0)) pages)" te
 check "reclaim never restarted its device walk (cursor_restarts $r0 -> $r1)" test "$r1" = "$r0"
 rmdir "$cg"
 swap_off_all
-exit $((failures > 0))
+tap_end

@@ -1,6 +1,9 @@
 # shellcheck shell=bash
 # Helpers shared by the guest tests (sourced; runs inside the VM as root).
-# Every check prints one TAP line: "ok - what" or "not ok - what".
+# Every check prints one numbered TAP line (tests/lib/tap.sh); a test ends
+# with tap_end, which fails when one of its checks failed.
+# A test calls tap_begin after sourcing this file (the demo and the bench
+# print no TAP).
 
 SWAPQ_REPO=${SWAPQ_REPO:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
 FILL=$SWAPQ_REPO/build/tests/swapq-fill
@@ -8,18 +11,8 @@ FILL=$SWAPQ_REPO/build/tests/swapq-fill
 SWAPQ=$SWAPQ_REPO/build/tests/swapq
 QUEUE=/sys/kernel/mm/swap/queue
 DBG=/sys/kernel/debug/swap/queue
-failures=0
-
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; failures=$((failures + 1)); }
-skip() { echo "ok - $1 # SKIP ${2:-}"; }
-diag() { echo "# $*"; }
-# check DESCRIPTION COMMAND...: one TAP line from COMMAND's status
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
+# shellcheck source=../lib/tap.sh
+. "$SWAPQ_REPO/tests/lib/tap.sh"
 
 # shellcheck disable=SC2034 # for the tests that source this file
 THP=/sys/kernel/mm/transparent_hugepage

@@ -1,12 +1,14 @@
 #!/bin/bash
 # Run guest tests inside the VM: run.sh [TEST...] (default: the tests that
 # check.list names for this guest's vCPU count, which make check runs).
-# Each test prints TAP lines; after each one the kernel log it produced is
-# checked for splats, which count as a failure of that test.
+# Each test continues this script's TAP stream; after each one the kernel
+# log it produced is checked for splats, which count as a failure of that
+# test.
 cd "$(dirname "$0")" || exit 2
 here=$PWD
 # shellcheck source=lib.sh
 . "$here/lib.sh"
+tap_begin
 tmo=${SWAPQ_TEST_TIMEOUT:-1500}
 tests=("$@")
 [ ${#tests[@]} -gt 0 ] || mapfile -t tests < <(awk -v smp="smp=$(nproc)" '
@@ -23,14 +25,15 @@ for t in "${tests[@]}"; do
 	rc=${PIPESTATUS[0]}
 	echo "# $name: ${rc} after $(( $(date +%s) - start ))s"
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "not ok - $name: finished within ${tmo}s"
+		not_ok "$name: finished within ${tmo}s"
 	elif [ "$rc" != 0 ] && ! grep -q '^not ok' "$log"; then
-		echo "not ok - $name: exited with status $rc"
+		not_ok "$name: exited with status $rc"
 	fi
 	if log_since "$name" > "$log" && bash "$here/../../scripts/splat-check.sh" "$log" 2>&1 | sed 's/^/# /'; [ "${PIPESTATUS[0]}" = 0 ]; then
-		echo "ok - $name: kernel log clean"
+		ok "$name: kernel log clean"
 	else
-		echo "not ok - $name: kernel log clean"
+		not_ok "$name: kernel log clean"
 	fi
 	rm -f "$log"
 done
+tap_end

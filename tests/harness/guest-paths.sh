@@ -10,6 +10,9 @@
 # all be seen there.  guest-paths.sh (run by tests/harness/run.sh)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_begin
 # shellcheck source=../../scripts/guest-init
 SWAPQ_INIT_DEFS_ONLY=1 . "$top/scripts/guest-init"
 t=$(mktemp -d /tmp/swapq-paths.XXXXXX)
@@ -47,11 +50,12 @@ rc=$?
 out=$(sed -n 's/.*swapq\.out=\([^ ]*\).*/\1/p' <<< "$cmdline")
 repo_arg=$(sed -n 's/.*swapq\.repo=\([^ ]*\).*/\1/p' <<< "$cmdline")
 if [ $rc = 0 ] && [ "$out" = "$repo/build/vm" ] && [ "$repo_arg" = "$repo" ] && [ -f "$out/cmd" ]; then
-	echo "ok - run-vm.sh -n through a link to a repository under /tmp: physical swapq.out and swapq.repo, a command file"
+	ok "run-vm.sh -n through a link to a repository under /tmp: physical swapq.out and swapq.repo, a command file"
 else
-	echo "not ok - run-vm.sh -n through a link to a repository under /tmp: physical swapq.out and swapq.repo, a command file (status $rc)"
+	not_ok "run-vm.sh -n through a link to a repository under /tmp: physical swapq.out and swapq.repo, a command file (status $rc)"
 	echo "# $cmdline"
-	exit 1
+	tap_end
+	exit
 fi
 
 # the command file: "cd DIR || exit 126", "export NAME=VALUE" lines, and
@@ -67,9 +71,9 @@ done < "$out/cmd"
 # check_seen WHAT PATH
 check_seen() {
 	if [ -n "$2" ] && guest_sees "$2"; then
-		echo "ok - the guest sees $1 ($2)"
+		ok "the guest sees $1 ($2)"
 	else
-		echo "not ok - the guest sees $1 (${2:-none})"
+		not_ok "the guest sees $1 (${2:-none})"
 	fi
 }
 check_seen "its command file" "$out/cmd"
@@ -80,15 +84,16 @@ check_seen "the repository's guest tests" "$sw_repo/tests/guest/run.sh"
 # and the model can fail: the link, under /tmp but not in the repository,
 # is hidden in the guest
 if guest_sees "$t/link/tests/guest/run.sh"; then
-	echo "not ok - the guest does not see a path under the host's /tmp outside the repository"
+	not_ok "the guest does not see a path under the host's /tmp outside the repository"
 else
-	echo "ok - the guest does not see a path under the host's /tmp outside the repository"
+	ok "the guest does not see a path under the host's /tmp outside the repository"
 fi
 # guest-init keeps the host's /tmp at $HT before its own tmpfs covers it
 keep=$(grep -nxF "mount -o bind \$R/tmp \$HT" "$top/scripts/guest-init" | cut -d: -f1)
 cover=$(grep -nx "mount -t tmpfs .* \$R/tmp" "$top/scripts/guest-init" | cut -d: -f1)
 if [ -n "$keep" ] && [ -n "$cover" ] && [ "$keep" -lt "$cover" ]; then
-	echo "ok - guest-init binds the host's /tmp to \$HT before it mounts its tmpfs there"
+	ok "guest-init binds the host's /tmp to \$HT before it mounts its tmpfs there"
 else
-	echo "not ok - guest-init binds the host's /tmp to \$HT before it mounts its tmpfs there"
+	not_ok "guest-init binds the host's /tmp to \$HT before it mounts its tmpfs there"
 fi
+tap_end

@@ -6,6 +6,9 @@
 # and on a new file whose plain copy differs from the series.
 #   run.sh KERNEL-FLAVOR
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_begin
 kernel=${1:-debug}
 # under build/: the guest mounts its own /tmp over the host one
 tmp=$(mktemp -d "$top/build/harness.XXXXXX")
@@ -20,9 +23,9 @@ bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm1" -- \
 	> "$tmp/clean.log" 2>&1
 rc=$?
 if [ $rc = 7 ]; then
-	echo "ok - VM runner returns the guest command's status (cgroup2, debugfs, brd present)"
+	ok "VM runner returns the guest command's status (cgroup2, debugfs, brd present)"
 else
-	echo "not ok - VM runner returns the guest command's status (got $rc)"
+	not_ok "VM runner returns the guest command's status (got $rc)"
 	sed 's/^/# /' "$tmp/clean.log"
 fi
 
@@ -32,9 +35,9 @@ bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2" -- \
 	> "$tmp/warn.log" 2>&1
 rc=$?
 if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$tmp/warn.log" && grep -q 'WARNING:' "$tmp/warn.log"; then
-	echo "ok - VM runner fails a run whose kernel log has a WARNING"
+	ok "VM runner fails a run whose kernel log has a WARNING"
 else
-	echo "not ok - VM runner fails a run whose kernel log has a WARNING (status $rc)"
+	not_ok "VM runner fails a run whose kernel log has a WARNING (status $rc)"
 	sed 's/^/# /' "$tmp/warn.log"
 fi
 
@@ -46,9 +49,9 @@ bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2b" -- \
 rc=$?
 if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$tmp/overflow.log" &&
    grep -Eq 'BUG [^ ]+ \((Not t|T)ainted|BUG: KFENCE' "$tmp/overflow.log"; then
-	echo "ok - VM runner fails a run in which a slab object was overrun (slub_debug or KFENCE)"
+	ok "VM runner fails a run in which a slab object was overrun (slub_debug or KFENCE)"
 else
-	echo "not ok - VM runner fails a run in which a slab object was overrun (status $rc)"
+	not_ok "VM runner fails a run in which a slab object was overrun (status $rc)"
 	sed 's/^/# /' "$tmp/overflow.log"
 fi
 
@@ -80,9 +83,9 @@ prep_stops() {
 	SWAPQ_PATCHES=$tmp/patches SWAPQ_TREE=$tmp/tree bash "$top/scripts/prepare-tree.sh" > "$tmp/prep.log" 2>&1
 	rc=$?
 	if [ $rc != 0 ] && grep -q "$2" "$tmp/prep.log"; then
-		echo "ok - $3"
+		ok "$3"
 	else
-		echo "not ok - $3 (status $rc)"
+		not_ok "$3 (status $rc)"
 		sed 's/^/# /' "$tmp/prep.log"
 	fi
 	rm -f "$tmp/patches/$1"
@@ -110,3 +113,4 @@ new file mode 100644
 PATCH
 prep_stops 0001-adds.patch 'mm/swapq-harness-only.c differs' \
 	"a new file whose plain copy differs from the series stops the build, named"
+tap_end

@@ -6,7 +6,7 @@
 #
 # Usage: bash tests/host/run.sh
 
-# Checks are strings evaluated by check(), hence the single quotes.
+# Checks are strings evaluated by expect(), hence the single quotes.
 # shellcheck disable=SC2016,SC2034,SC2317
 
 set -u
@@ -30,42 +30,29 @@ chmod 755 "$TMP"		# the permission test runs as nobody
 
 unset SWAPQ_SYSROOT
 
-# ---- TAP helpers ----
+# ---- TAP (tests/lib/tap.sh) ----
 
-n=0
-failed=0
+# shellcheck source=../lib/tap.sh
+. "$TOP/tests/lib/tap.sh"
+tap_begin
 OUT='' ERR='' RC=''
 
-diag() {
+# show_run: the last sq call's status and output, as comments
+show_run() {
 	echo "#   rc: $RC"
 	[ -n "$OUT" ] && printf '%s\n' "$OUT" | sed 's/^/#   out: /'
 	[ -n "$ERR" ] && printf '%s\n' "$ERR" | sed 's/^/#   err: /'
 	return 0
 }
 
-ok() {
-	n=$((n + 1))
-	echo "ok $n - $1"
-}
-
-not_ok() {
-	n=$((n + 1))
-	failed=$((failed + 1))
-	echo "not ok $n - $1"
-	diag
-}
-
-skip() {
-	n=$((n + 1))
-	echo "ok $n - $1 # SKIP $2"
-}
-
-# check DESC EXPR: one test; EXPR is evaluated after the last sq call.
-check() {
+# expect DESC EXPR: one result; EXPR is evaluated after the last sq call,
+# which is shown when it fails.
+expect() {
 	if eval "$2"; then
 		ok "$1"
 	else
 		not_ok "$1"
+		show_run
 	fi
 }
 
@@ -152,7 +139,7 @@ DEV=$NORMAL/$Q/devices
 # ---- build, install, documentation ----
 
 OUT=$(make -n -B -C "$SWAPQ_DIR" 2>&1) RC=$? ERR=
-check "make compiles with -Wall -Wextra -Werror -O2 -g and links libsmartcols" \
+expect "make compiles with -Wall -Wextra -Werror -O2 -g and links libsmartcols" \
 	'[[ $OUT == *"-Wall -Wextra -Werror -O2 -g"* && $OUT == *-lsmartcols* ]]'
 
 # installed DIR: "mode path" of every file below DIR, sorted
@@ -161,7 +148,7 @@ installed() {
 }
 
 OUT=$(make -s -C "$SWAPQ_DIR" install DESTDIR="$TMP/inst" PREFIX=/usr 2>&1) RC=$? ERR=
-check "make install DESTDIR PREFIX=/usr installs binary, man page, unit and completion" \
+expect "make install DESTDIR PREFIX=/usr installs binary, man page, unit and completion" \
 	'[ $RC = 0 ] && [ "$(installed "$TMP/inst")" = "$(cat <<-"EOF"
 	644 ./usr/lib/systemd/system/swapq-apply.service
 	644 ./usr/share/bash-completion/completions/swapq
@@ -169,12 +156,12 @@ check "make install DESTDIR PREFIX=/usr installs binary, man page, unit and comp
 	755 ./usr/sbin/swapq
 	EOF
 	)" ] && cmp -s "$TMP/inst/usr/share/man/man8/swapq.8" "$SWAPQ_DIR/swapq.8"'
-check "the installed unit runs the installed binary, without DESTDIR" \
+expect "the installed unit runs the installed binary, without DESTDIR" \
 	'grep -qx "ExecStart=/usr/sbin/swapq apply /etc/swapq.conf" "$TMP/inst/usr/lib/systemd/system/swapq-apply.service" &&
 	 ! grep -q "@SBINDIR@\|$TMP" "$TMP/inst/usr/lib/systemd/system/swapq-apply.service"'
 
 OUT=$(make -s -C "$SWAPQ_DIR" install DESTDIR="$TMP/inst-local" 2>&1) RC=$? ERR=
-check "make install defaults to PREFIX=/usr/local" \
+expect "make install defaults to PREFIX=/usr/local" \
 	'[ $RC = 0 ] && [ -x "$TMP/inst-local/usr/local/sbin/swapq" ] &&
 	 [ -f "$TMP/inst-local/usr/local/share/man/man8/swapq.8" ] &&
 	 [ -f "$TMP/inst-local/usr/local/share/bash-completion/completions/swapq" ] &&
@@ -182,7 +169,7 @@ check "make install defaults to PREFIX=/usr/local" \
 
 if command -v systemd-analyze >/dev/null; then
 	OUT=$(cd "$TMP/inst/usr/lib/systemd/system" && systemd-analyze verify --man=no ./swapq-apply.service 2>&1 | grep -v "swapq: .*No such file\|Command /usr/sbin/swapq is not executable") RC=$? ERR=
-	check "systemd-analyze verify accepts the unit" '[ -f "$TMP/inst/usr/lib/systemd/system/swapq-apply.service" ] && [ -z "$OUT" ]'
+	expect "systemd-analyze verify accepts the unit" '[ -f "$TMP/inst/usr/lib/systemd/system/swapq-apply.service" ] && [ -z "$OUT" ]'
 else
 	skip "systemd-analyze verify accepts the unit" "no systemd-analyze"
 fi
@@ -196,11 +183,11 @@ OUT=$(PATH=$SWAPQ_DIR:$PATH bash -c '
 	COMP_WORDS=(swapq cpus -o CPU,R); COMP_CWORD=3; _swapq; echo "${COMPREPLY[*]}"
 	COMP_WORDS=(swapq --js); COMP_CWORD=1; _swapq; echo "${COMPREPLY[*]}"
 	complete -p swapq' _ "$TMP/inst/usr/share/bash-completion/completions/swapq" 2>&1) RC=$? ERR=
-check "the bash completion completes commands, columns and options" \
+expect "the bash completion completes commands, columns and options" \
 	'[ $RC = 0 ] && [ "$OUT" = "$(printf "quota\nCPU,RING\n--json\ncomplete -F _swapq swapq")" ]'
 
 OUT=$(LC_ALL=C groff -man -Tutf8 -ww -z "$SWAPQ_DIR/swapq.8" 2>&1) RC=$? ERR=
-check "man page renders without warnings" '[ $RC = 0 ] && [ -z "$OUT" ]'
+expect "man page renders without warnings" '[ $RC = 0 ] && [ -z "$OUT" ]'
 
 missing=
 help=$("$SWAPQ" --help)
@@ -219,38 +206,38 @@ for code in 0 1 2 3 4 5 6 7; do
 		grep -q "^\.B $code\$" || missing+=" exit-$code"
 done
 OUT=$missing RC=0 ERR=
-check "man page documents every column, option, command and exit code" '[ -z "$missing" ]'
+expect "man page documents every column, option, command and exit code" '[ -z "$missing" ]'
 
 OUT=$("$SWAPQ" --help) RC=$? ERR=
-check "--help exits 0 and lists the exit codes" \
+expect "--help exits 0 and lists the exit codes" \
 	'[ $RC = 0 ] && [[ $OUT == Usage:* && $OUT == *"6  malformed kernel data"* ]]'
 
 OUT=$("$SWAPQ" -V) RC=$? ERR=
-check "-V prints the version" '[ $RC = 0 ] && [ "$OUT" = "swapq 1.0" ]'
+expect "-V prints the version" '[ $RC = 0 ] && [ "$OUT" = "swapq 1.0" ]'
 
 # ---- usage errors ----
 
 sq "$NORMAL" --bogus
-check "unknown option exits 1" '[ $RC = 1 ] && [[ $ERR == "swapq: unrecognized option"* ]]'
+expect "unknown option exits 1" '[ $RC = 1 ] && [[ $ERR == "swapq: unrecognized option"* ]]'
 
 sq "$NORMAL" frobnicate
-check "unknown command exits 1" '[ $RC = 1 ] && [[ $ERR == *"unknown command '\''frobnicate'\''"* ]]'
+expect "unknown command exits 1" '[ $RC = 1 ] && [[ $ERR == *"unknown command '\''frobnicate'\''"* ]]'
 
 sq "$NORMAL" status extra
-check "extra argument exits 1" '[ $RC = 1 ] && [[ $ERR == *"unexpected argument"* ]]'
+expect "extra argument exits 1" '[ $RC = 1 ] && [[ $ERR == *"unexpected argument"* ]]'
 
 sq "$NORMAL" -o RING,BOGUS
-check "-o with an unknown column exits 1" '[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"unknown column for status: '\''BOGUS'\''"* ]]'
+expect "-o with an unknown column exits 1" '[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"unknown column for status: '\''BOGUS'\''"* ]]'
 
 sq "$NORMAL" -o CPU
-check "-o with a column of another command exits 1" '[ $RC = 1 ] && [ -z "$OUT" ]'
+expect "-o with a column of another command exits 1" '[ $RC = 1 ] && [ -z "$OUT" ]'
 
 sq "$NORMAL" cpus -o SHARE
-check "cpus -o SHARE exits 1" '[ $RC = 1 ] && [ -z "$OUT" ]'
+expect "cpus -o SHARE exits 1" '[ $RC = 1 ] && [ -z "$OUT" ]'
 
 while read -r cols dup; do
 	sq "$NORMAL" -o "$cols"
-	check "-o $cols (a duplicate column) exits 1 naming $dup" \
+	expect "-o $cols (a duplicate column) exits 1 naming $dup" \
 		'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"column '\''$dup'\'' given twice"* ]]'
 done <<-EOF
 	NAME,NAME		NAME
@@ -259,18 +246,18 @@ done <<-EOF
 EOF
 
 sq "$NORMAL" quota --default -o QUOTA,quota
-check "quota --default -o QUOTA,QUOTA exits 1" \
+expect "quota --default -o QUOTA,QUOTA exits 1" \
 	'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"column '\''QUOTA'\'' given twice"* ]]'
 
 sq "$NORMAL" -o ""
-check "-o with an empty list exits 1" '[ $RC = 1 ]'
+expect "-o with an empty list exits 1" '[ $RC = 1 ]'
 
 sq "$NORMAL" -o
-check "-o without argument exits 1" '[ $RC = 1 ] && [[ $ERR == *"requires an argument"* ]]'
+expect "-o without argument exits 1" '[ $RC = 1 ] && [[ $ERR == *"requires an argument"* ]]'
 
 while read -r list what; do
 	sq "$NORMAL" -o "$list"
-	check "-o $list exits 1: $what" 'usage_error "$what"'
+	expect "-o $list exits 1: $what" 'usage_error "$what"'
 done <<-EOF
 	NAME,		empty column name in 'NAME,'
 	NAME,,TYPE	empty column name in 'NAME,,TYPE'
@@ -281,54 +268,54 @@ EOF
 
 for opt in json save raw; do
 	sq "$NORMAL" "--$opt=foo"
-	check "--$opt=foo exits 1: --$opt takes no argument" \
+	expect "--$opt=foo exits 1: --$opt takes no argument" \
 		'usage_error "option '\''--$opt'\'' doesn'\''t allow an argument"'
 done
 
 sq "$NORMAL" status -i 1
-check "--interval outside watch exits 1" '[ $RC = 1 ]'
+expect "--interval outside watch exits 1" '[ $RC = 1 ]'
 
 sq "$NORMAL" status --default
-check "--default outside quota exits 1" '[ $RC = 1 ]'
+expect "--default outside quota exits 1" '[ $RC = 1 ]'
 
 sq "$NORMAL" status -1
-check "status -1 names the unexpected argument" \
+expect "status -1 names the unexpected argument" \
 	'[ $RC = 1 ] && one_error "status: unexpected argument '\''-1'\''"'
 
 sq "$NORMAL" -r -n -o NAME status -5 -J
-check "a negative number after options is an argument, not an option" \
+expect "a negative number after options is an argument, not an option" \
 	'[ $RC = 1 ] && one_error "status: unexpected argument '\''-5'\''"'
 
 sq "$NORMAL" -rno TYPE --count=2 -c 3 status
-check "option values are still taken (clusters, --opt=value)" \
+expect "option values are still taken (clusters, --opt=value)" \
 	'[ $RC = 1 ] && [[ $ERR == *"only valid with watch"* ]]'
 
 sq "$NORMAL" quota 0 -7
-check "quota 0 -7 says the number of pages is invalid" \
+expect "quota 0 -7 says the number of pages is invalid" \
 	'[ $RC = 1 ] && one_error "invalid number of pages '\''-7'\''"'
 
 sq "$NORMAL" quota ""
-check "quota \"\" is a usage error" '[ $RC = 1 ] && one_error "quota: empty device name"'
+expect "quota \"\" is a usage error" '[ $RC = 1 ] && one_error "quota: empty device name"'
 
 sq "$NORMAL" quota "" 5
-check "quota \"\" 5 is a usage error" '[ $RC = 1 ] && one_error "quota: empty device name"'
+expect "quota \"\" 5 is a usage error" '[ $RC = 1 ] && one_error "quota: empty device name"'
 
 sq "$TMP/nonexistent" status
-check "--sysroot that does not exist says so, exit 1" \
+expect "--sysroot that does not exist says so, exit 1" \
 	'[ $RC = 1 ] && one_error "sysroot $TMP/nonexistent: No such file or directory"'
 
 OUT=$(SWAPQ_SYSROOT=$TMP/nonexistent "$SWAPQ" 2>"$TMP/stderr") RC=$? ERR=$(<"$TMP/stderr")
-check "SWAPQ_SYSROOT that does not exist says so, exit 1" \
+expect "SWAPQ_SYSROOT that does not exist says so, exit 1" \
 	'[ $RC = 1 ] && one_error "sysroot $TMP/nonexistent: No such file or directory"'
 
 sq "$NORMAL/$Q/generation" status
-check "--sysroot that is a file says so, exit 1" \
+expect "--sysroot that is a file says so, exit 1" \
 	'[ $RC = 1 ] && one_error "Not a directory"'
 
 # ---- status ----
 
 sq "$NORMAL"
-check "status on normal: table in ring order, human sizes, shares" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+expect "status on normal: table in ring order, human sizes, shares" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	RING PRIO TYPE NAME           SIZE USED QUOTA AVAIL ALLOCATED SHARE
 	   0   10    0 /dev/vda2        1G 256M   512     1       300  75.0
 	   0   10    1 /var/swap file 512M   1M   256     1       100  25.0
@@ -337,7 +324,7 @@ check "status on normal: table in ring order, human sizes, shares" '[ $RC = 0 ] 
 	)" ]'
 
 sq "$NORMAL" status -r
-check "status --raw on normal" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+expect "status --raw on normal" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	RING PRIO TYPE NAME SIZE USED QUOTA AVAIL ALLOCATED SHARE
 	0 10 0 /dev/vda2 1G 256M 512 1 300 75.0
 	0 10 1 /var/swap\x20file 512M 1M 256 1 100 25.0
@@ -346,11 +333,11 @@ check "status --raw on normal" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	)" ]'
 
 sq "$NORMAL" -r -b -n -o TYPE,SIZE,USED
-check "status --bytes prints sizes from /proc/swaps in bytes" \
+expect "status --bytes prints sizes from /proc/swaps in bytes" \
 	'[ $RC = 0 ] && [ "$OUT" = "$(printf "0 1073741824 268435456\n1 536870912 1048576\n2 2147479552 0")" ]'
 
 sq "$NORMAL" -n -o name,share
-check "-n with lower case -o columns" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+expect "-n with lower case -o columns" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	/dev/vda2       75.0
 	/var/swap file  25.0
 	/dev/sdb1      100.0
@@ -358,11 +345,11 @@ check "-n with lower case -o columns" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	)" ]'
 
 sq "$NORMAL" -r -n -o +position
-check "-o +LIST appends to the default columns" \
+expect "-o +LIST appends to the default columns" \
 	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | awk "{ print \$NF }" | tr "\n" " ")" = "0 1 0 " ]'
 
 sq "$NORMAL" -J
-check "status --json on normal: valid, in ring order, with shares" \
+expect "status --json on normal: valid, in ring order, with shares" \
 	'[ $RC = 0 ] && json_ok &&
 	 jqt ".devices | map(.type) == [0,1,2]" &&
 	 jqt ".devices | map(.ring) == [0,0,1]" &&
@@ -372,31 +359,31 @@ check "status --json on normal: valid, in ring order, with shares" \
 	 jqt ".devices | map(.allocated) == [300,100,50]"'
 
 sq "$NORMAL" -J -b
-check "status --json --bytes gives numeric sizes" \
+expect "status --json --bytes gives numeric sizes" \
 	'[ $RC = 0 ] && json_ok && jqt ".devices | map(.size) == [1073741824,536870912,2147479552]"'
 
 OUT=$(SWAPQ_SYSROOT=$NORMAL "$SWAPQ" -r -n -o TYPE 2>&1) RC=$? ERR=
-check "SWAPQ_SYSROOT works like --sysroot" '[ $RC = 0 ] && [ "$OUT" = "$(printf "0\n1\n2")" ]'
+expect "SWAPQ_SYSROOT works like --sysroot" '[ $RC = 0 ] && [ "$OUT" = "$(printf "0\n1\n2")" ]'
 
 sq "$EMPTY"
-check "status on empty: no rows" '[ $RC = 0 ] && [ -z "$OUT" ] && [ -z "$ERR" ]'
+expect "status on empty: no rows" '[ $RC = 0 ] && [ -z "$OUT" ] && [ -z "$ERR" ]'
 
 sq "$EMPTY" -J
-check "status --json on empty: empty array" '[ $RC = 0 ] && json_ok && jqt ".devices == []"'
+expect "status --json on empty: empty array" '[ $RC = 0 ] && json_ok && jqt ".devices == []"'
 
 sq "$ONE" -r
-check "status on one device: no share while nothing is allocated" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+expect "status on one device: no share while nothing is allocated" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	RING PRIO TYPE NAME SIZE USED QUOTA AVAIL ALLOCATED SHARE
 	0 5 0 /dev/zram0 4G 0B 512 1 0 
 	EOF
 	)" ]'
 
 sq "$ONE" -J
-check "status --json on one device: share is null" \
+expect "status --json on one device: share is null" \
 	'[ $RC = 0 ] && json_ok && jqt ".devices | length == 1 and .[0].share == null and .[0].name == \"/dev/zram0\""'
 
 sq "$MANY" -J
-check "status --json on many rings: ring order, per-ring shares, no sizes" \
+expect "status --json on many rings: ring order, per-ring shares, no sizes" \
 	'[ $RC = 0 ] && json_ok &&
 	 jqt ".devices | map(.type) == [3,0,4,5,1,6,2]" &&
 	 jqt ".devices | map(.ring) == [0,1,1,1,2,3,3]" &&
@@ -405,7 +392,7 @@ check "status --json on many rings: ring order, per-ring shares, no sizes" \
 	 jqt ".devices | map(.size) | all(. == null)"'
 
 sq "$MANY" -r -n -o RING,TYPE,POSITION
-check "status on many rings: positions" \
+expect "status on many rings: positions" \
 	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | tr "\n" ";")" = "0 3 0;1 0 0;1 4 1;1 5 2;2 1 0;3 6 0;3 2 1;" ]'
 
 sq "$NORMAL"
@@ -413,30 +400,30 @@ normal_status=$OUT
 
 SWAPOFF=$(build_fixture swapoff)
 sq "$SWAPOFF"
-check "status leaves out a device being swapped off (ring and position -1)" \
+expect "status leaves out a device being swapped off (ring and position -1)" \
 	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$OUT" = "$normal_status" ]'
 
 sq "$SWAPOFF" quota -r -n -o TYPE
-check "quota lists no device being swapped off" '[ $RC = 0 ] && [ "$OUT" = "$(printf "0\n1\n2")" ]'
+expect "quota lists no device being swapped off" '[ $RC = 0 ] && [ "$OUT" = "$(printf "0\n1\n2")" ]'
 
 sq "$SWAPOFF" quota 3 -J -o TYPE,NAME,RING,POSITION
-check "quota TYPE of a device being swapped off: no ring, no position" \
+expect "quota TYPE of a device being swapped off: no ring, no position" \
 	'[ $RC = 0 ] && json_ok &&
 	 jqt ".quotas == [{\"type\":3,\"name\":\"/dev/sdc1\",\"ring\":null,\"position\":null}]"'
 
 root=$(build_fixture stale_rings)
 sq "$root"
-check "a queue/rings file is not read" \
+expect "a queue/rings file is not read" \
 	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$OUT" = "$normal_status" ]'
 
 sq "$NOFEATURE"
-check "status without the feature exits 2" '[ $RC = 2 ] && one_error "not supported"'
+expect "status without the feature exits 2" '[ $RC = 2 ] && one_error "not supported"'
 
 sq "$NOFEATURE" -J
-check "status --json without the feature exits 2 with empty stdout" '[ $RC = 2 ] && [ -z "$OUT" ]'
+expect "status --json without the feature exits 2 with empty stdout" '[ $RC = 2 ] && [ -z "$OUT" ]'
 
 OUT=$("$SWAPQ" --sysroot "$NORMAL" >/dev/full 2>"$TMP/stderr") RC=$? ERR=$(<"$TMP/stderr")
-check "write error on stdout exits 7" '[ $RC = 7 ] && [[ $ERR == "swapq: write error"* ]]'
+expect "write error on stdout exits 7" '[ $RC = 7 ] && [[ $ERR == "swapq: write error"* ]]'
 
 # ---- malformed sysfs data ----
 
@@ -444,10 +431,10 @@ check "write error on stdout exits 7" '[ $RC = 7 ] && [[ $ERR == "swapq: write e
 while read -r name what; do
 	root=$(build_fixture "$name")
 	sq "$root"
-	check "status on $name exits 6 with a clear error" \
+	expect "status on $name exits 6 with a clear error" \
 		'[ $RC = 6 ] && one_error "$what"'
 	sq "$root" -J
-	check "status --json on $name prints nothing and exits 6" \
+	expect "status --json on $name prints nothing and exits 6" \
 		'[ $RC = 6 ] && [ -z "$OUT" ]'
 done <<-EOF
 	bad_allocated		devices/1/allocated: malformed value
@@ -484,12 +471,12 @@ for f in $(cd "$NORMAL" && find "$Q" -type f | sort); do
 	done
 done
 OUT=$bad RC=0 ERR=
-check "every corrupted sysfs file gives exit 6 and no output" '[ -z "$bad" ]'
+expect "every corrupted sysfs file gives exit 6 and no output" '[ -z "$bad" ]'
 
 # ---- cpus ----
 
 sq "$NORMAL" cpus -r
-check "cpus on normal: positions, devices and quota left" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+expect "cpus on normal: positions, devices and quota left" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	CPU RING PRIO POSITION DEVICE LEFT
 	0 0 10 1 1 17
 	0 1 -2 0 2 1024
@@ -504,39 +491,39 @@ normal_cpus=$OUT
 # generation 7, 7; read again, all three agree.
 FEED=(6 6 7 7 7 7)
 with_fifo generation feed cpus -r
-check "cpus succeeds after one torn read (sysfs generation 6, debugfs 7, then 7 everywhere)" \
+expect "cpus succeeds after one torn read (sysfs generation 6, debugfs 7, then 7 everywhere)" \
 	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$OUT" = "$normal_cpus" ]'
 
 sq "$NORMAL" cpus -n -r -o cpu,ring,name
-check "cpus -o NAME maps the position to the device path" \
+expect "cpus -o NAME maps the position to the device path" \
 	'[ $RC = 0 ] && [ "$OUT" = "$(printf "0 0 /var/swap\\\\x20file\n0 1 /dev/sdb1\n1 0 /dev/vda2\n1 1 /dev/sdb1")" ]'
 
 sq "$NORMAL" cpus -J
-check "cpus --json on normal" \
+expect "cpus --json on normal" \
 	'[ $RC = 0 ] && json_ok && jqt ".cpus | length == 4" &&
 	 jqt ".cpus | map(.left) == [17,1024,500,3]" && jqt ".cpus[1].prio == -2"'
 
 sq "$MANY" cpus -J
-check "cpus --json on many rings: cursor past the end has no device" \
+expect "cpus --json on many rings: cursor past the end has no device" \
 	'[ $RC = 0 ] && json_ok && jqt ".cpus | map(.device) == [3,5,1,2,null]" &&
 	 jqt ".cpus | map(.prio) == [100,50,0,-10,0]"'
 
 sq "$EMPTY" cpus -J
-check "cpus --json on empty: empty array" '[ $RC = 0 ] && json_ok && jqt ".cpus == []"'
+expect "cpus --json on empty: empty array" '[ $RC = 0 ] && json_ok && jqt ".cpus == []"'
 
 sq "$NODEBUGFS" cpus
-check "cpus without debugfs mounted exits 3" '[ $RC = 3 ] && one_error "debugfs is not mounted"'
+expect "cpus without debugfs mounted exits 3" '[ $RC = 3 ] && one_error "debugfs is not mounted"'
 
 sq "$NODEBUGFILE" cpus -J
-check "cpus without the debugfs file exits 3" '[ $RC = 3 ] && one_error "swap/queue: not found"'
+expect "cpus without the debugfs file exits 3" '[ $RC = 3 ] && one_error "swap/queue: not found"'
 
 sq "$NOFEATURE" cpus
-check "cpus without the feature exits 2" '[ $RC = 2 ] && one_error "not supported"'
+expect "cpus without the feature exits 2" '[ $RC = 2 ] && one_error "not supported"'
 
 while read -r name what; do
 	root=$(build_fixture "$name")
 	sq "$root" cpus
-	check "cpus on $name exits 6" '[ $RC = 6 ] && one_error "$what"'
+	expect "cpus on $name exits 6" '[ $RC = 6 ] && one_error "$what"'
 done <<-EOF
 	truncated_debugfs	debug/swap/queue:4: malformed line
 	debugfs_bad_ring	cpu 1 refers to unknown ring 9
@@ -545,19 +532,19 @@ EOF
 
 root=$(build_fixture debugfs_other_generation)
 sq "$root" cpus
-check "cpus refuses a debugfs dump of another generation than sysfs, after retries" \
+expect "cpus refuses a debugfs dump of another generation than sysfs, after retries" \
 	'[ $RC = 6 ] && one_error "generation is 7, then 7, but the generation record of $root/sys/kernel/debug/swap/queue is 6, in each of 11 reads"'
 
 sq "$root" stats -r -n -o VALUE
-check "stats alone needs no sysfs generation" '[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | head -1)" = 12 ]'
+expect "stats alone needs no sysfs generation" '[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | head -1)" = 12 ]'
 
 sq "$TMP/truncated_debugfs"
-check "status does not need debugfs" '[ $RC = 0 ] && [ -n "$OUT" ]'
+expect "status does not need debugfs" '[ $RC = 0 ] && [ -n "$OUT" ]'
 
 # ---- stats ----
 
 sq "$NORMAL" stats -r -n
-check "stats on normal" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+expect "stats on normal" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	publishes 12
 	walks 4096
 	ring_fallbacks 5
@@ -567,16 +554,16 @@ check "stats on normal" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	)" ]'
 
 sq "$NORMAL" stats -J
-check "stats --json" \
+expect "stats --json" \
 	'[ $RC = 0 ] && json_ok && jqt "[.stats[] | {(.stat): .value}] | add | .publishes == 12 and .walks == 4096"'
 
 sq "$NODEBUGFS" stats
-check "stats without debugfs exits 3" '[ $RC = 3 ]'
+expect "stats without debugfs exits 3" '[ $RC = 3 ]'
 
 # ---- quota: show ----
 
 sq "$NORMAL" quota -r
-check "quota lists every device in ring order" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+expect "quota lists every device in ring order" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	TYPE NAME PRIO QUOTA
 	0 /dev/vda2 10 512
 	1 /var/swap\x20file 10 256
@@ -585,50 +572,50 @@ check "quota lists every device in ring order" '[ $RC = 0 ] && [ "$OUT" = "$(cat
 	)" ]'
 
 sq "$NORMAL" quota -J
-check "quota --json" '[ $RC = 0 ] && json_ok && jqt ".quotas | map(.quota) == [512,256,1024]"'
+expect "quota --json" '[ $RC = 0 ] && json_ok && jqt ".quotas | map(.quota) == [512,256,1024]"'
 
 sq "$NORMAL" quota 1 -r -n -o quota
-check "quota TYPE shows one device" '[ $RC = 0 ] && [ "$OUT" = 256 ]'
+expect "quota TYPE shows one device" '[ $RC = 0 ] && [ "$OUT" = 256 ]'
 
 sq "$NORMAL" quota "/var/swap file" -r -n
-check "quota PATH (with a blank) shows one device" '[ $RC = 0 ] && [ "$OUT" = "1 /var/swap\x20file 10 256" ]'
+expect "quota PATH (with a blank) shows one device" '[ $RC = 0 ] && [ "$OUT" = "1 /var/swap\x20file 10 256" ]'
 
 sq "$NORMAL" quota /dev/sdb1 -J
-check "quota PATH --json" '[ $RC = 0 ] && json_ok && jqt ".quotas == [{\"type\":2,\"name\":\"/dev/sdb1\",\"prio\":-2,\"quota\":1024}]"'
+expect "quota PATH --json" '[ $RC = 0 ] && json_ok && jqt ".quotas == [{\"type\":2,\"name\":\"/dev/sdb1\",\"prio\":-2,\"quota\":1024}]"'
 
 sq "$NORMAL" quota --default
-check "quota --default shows the default quota as a table" \
+expect "quota --default shows the default quota as a table" \
 	'[ $RC = 0 ] && [ "$OUT" = "$(printf "QUOTA\n  512")" ]'
 
 sq "$NORMAL" quota --default -r -n
-check "quota --default -r -n prints the bare number" '[ $RC = 0 ] && [ "$OUT" = 512 ]'
+expect "quota --default -r -n prints the bare number" '[ $RC = 0 ] && [ "$OUT" = 512 ]'
 
 sq "$NORMAL" quota --default -J
-check "quota --default --json is a libsmartcols table" \
+expect "quota --default --json is a libsmartcols table" \
 	'[ $RC = 0 ] && json_ok && jqt ".default_quota == [{\"quota\":512}]"'
 
 sq "$NORMAL" quota --default -n -o quota
-check "quota --default -o QUOTA -n" '[ $RC = 0 ] && [ "$OUT" = "  512" ]'
+expect "quota --default -o QUOTA -n" '[ $RC = 0 ] && [ "$OUT" = "  512" ]'
 
 sq "$NORMAL" quota --default -o NAME
-check "quota --default -o with a column it lacks exits 1" \
+expect "quota --default -o with a column it lacks exits 1" \
 	'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"unknown column for quota --default: '\''NAME'\''"* ]]'
 
 sq "$NORMAL" "quota --default"
-check "'quota --default' as one word is an unknown command" \
+expect "'quota --default' as one word is an unknown command" \
 	'[ $RC = 1 ] && [[ $ERR == *"unknown command"* ]]'
 
 sq "$NORMAL" quota 7
-check "quota of an unknown type exits 5" '[ $RC = 5 ] && one_error "7: unknown swap device"'
+expect "quota of an unknown type exits 5" '[ $RC = 5 ] && one_error "7: unknown swap device"'
 
 sq "$NORMAL" quota /dev/nonexistent
-check "quota of an unknown path exits 5" '[ $RC = 5 ] && one_error "unknown swap device"'
+expect "quota of an unknown path exits 5" '[ $RC = 5 ] && one_error "unknown swap device"'
 
 sq "$NORMAL" quota 1 2 3
-check "quota with three arguments exits 1" '[ $RC = 1 ]'
+expect "quota with three arguments exits 1" '[ $RC = 1 ]'
 
 sq "$NOFEATURE" quota
-check "quota without the feature exits 2" '[ $RC = 2 ]'
+expect "quota without the feature exits 2" '[ $RC = 2 ]'
 
 # A device found through a symlink to its path.
 link_root=$(build_fixture normal linked)
@@ -636,7 +623,7 @@ touch "$TMP/swapfile"
 ln -sf "$TMP/swapfile" "$TMP/swaplink"
 echo "$TMP/swapfile" >"$link_root/$Q/devices/1/path"
 sq "$link_root" quota "$TMP/swaplink" -r -n -o type
-check "quota finds a device through a symlink" '[ $RC = 0 ] && [ "$OUT" = 1 ]'
+expect "quota finds a device through a symlink" '[ $RC = 0 ] && [ "$OUT" = 1 ]'
 
 # ---- quota: set ----
 
@@ -665,75 +652,75 @@ reuse() {
 }
 
 set_while_path_changes before "/var/swap file" /dev/sdz1
-check "quota by path: device swapped off before the write exits 5, nothing written" \
+expect "quota by path: device swapped off before the write exits 5, nothing written" \
 	'[ $RC = 5 ] && one_error "unknown swap device (swapped off before" && [ "$QUOTA_NOW" = 256 ]'
 
 set_while_path_changes after "/var/swap file" "/var/swap file" /dev/sdz1
-check "quota by path: type taken by another device during the write exits 5" \
+expect "quota by path: type taken by another device during the write exits 5" \
 	'[ $RC = 5 ] && one_error "unknown swap device (swapped off while"'
 
 set_while_path_changes none "/var/swap file" "/var/swap file" "/var/swap file"
-check "quota by path: unchanged device, written after two checks" \
+expect "quota by path: unchanged device, written after two checks" \
 	'[ $RC = 0 ] && [ -z "$ERR" ] && [ "$QUOTA_NOW" = 77 ]'
 
 with_fifo devices/1/path reuse quota "/var/swap file" 77
-check "quota by path: type reused between the check and the write: the new device is not written" \
+expect "quota by path: type reused between the check and the write: the new device is not written" \
 	'[ $RC = 5 ] && one_error "unknown swap device (swapped off while" &&
 	 [ "$QUOTA_NOW" = 512 ] && [ "$(cat "$FIFO_ROOT/$Q/devices/1.old/quota")" = 77 ]'
 
 sq "$NORMAL" quota 0 2048
-check "quota TYPE PAGES writes the quota file" \
+expect "quota TYPE PAGES writes the quota file" \
 	'[ $RC = 0 ] && [ -z "$OUT$ERR" ] && [ "$(cat "$DEV/0/quota")" = 2048 ]'
 
 sq "$NORMAL" quota 0 64
-check "a shorter value replaces the whole file" '[ $RC = 0 ] && [ "$(cat "$DEV/0/quota")" = 64 ]'
+expect "a shorter value replaces the whole file" '[ $RC = 0 ] && [ "$(cat "$DEV/0/quota")" = 64 ]'
 
 sq "$NORMAL" quota "/var/swap file" 1
-check "quota PATH PAGES writes the quota file (minimum 1)" \
+expect "quota PATH PAGES writes the quota file (minimum 1)" \
 	'[ $RC = 0 ] && [ "$(cat "$DEV/1/quota")" = 1 ]'
 
 sq "$NORMAL" quota /dev/sdb1 1048576
-check "quota accepts the maximum 1048576" '[ $RC = 0 ] && [ "$(cat "$DEV/2/quota")" = 1048576 ]'
+expect "quota accepts the maximum 1048576" '[ $RC = 0 ] && [ "$(cat "$DEV/2/quota")" = 1048576 ]'
 
 sq "$NORMAL" -r -n -o TYPE,QUOTA
-check "status shows the new quotas" '[ "$OUT" = "$(printf "0 64\n1 1\n2 1048576")" ]'
+expect "status shows the new quotas" '[ "$OUT" = "$(printf "0 64\n1 1\n2 1048576")" ]'
 
 sq "$NORMAL" quota --default 1000
-check "quota --default PAGES writes default_quota" \
+expect "quota --default PAGES writes default_quota" \
 	'[ $RC = 0 ] && [ "$(cat "$NORMAL/$Q/default_quota")" = 1000 ]'
 
 before=$(tree_sum "$NORMAL")
 for bad in "" abc -1 0 1048577 99999999999999999999 " 5" "5 " +5 0x10 1.5 1e3; do
 	sq "$NORMAL" quota 0 -- "$bad"
-	check "quota 0 '$bad' is refused with exit 1, nothing written" \
+	expect "quota 0 '$bad' is refused with exit 1, nothing written" \
 		'[ $RC = 1 ] && one_error "invalid number of pages" && [ "$(tree_sum "$NORMAL")" = "$before" ]'
 done
 
 sq "$NORMAL" quota 0 -1
-check "quota 0 -1 (without --) is refused with exit 1" \
+expect "quota 0 -1 (without --) is refused with exit 1" \
 	'[ $RC = 1 ] && [ "$(tree_sum "$NORMAL")" = "$before" ]'
 
 for bad in 0 abc 1048577; do
 	sq "$NORMAL" quota --default "$bad"
-	check "quota --default '$bad' is refused with exit 1, nothing written" \
+	expect "quota --default '$bad' is refused with exit 1, nothing written" \
 		'[ $RC = 1 ] && [ "$(tree_sum "$NORMAL")" = "$before" ]'
 done
 
 sq "$NORMAL" quota /dev/nonexistent 5
-check "setting the quota of an unknown device exits 5, nothing written" \
+expect "setting the quota of an unknown device exits 5, nothing written" \
 	'[ $RC = 5 ] && [ "$(tree_sum "$NORMAL")" = "$before" ]'
 
 sq "$NORMAL" quota 9 abc
-check "a bad number is reported before an unknown device" '[ $RC = 1 ]'
+expect "a bad number is reported before an unknown device" '[ $RC = 1 ]'
 
 sq "$NOFEATURE" quota --default 5
-check "quota --default PAGES without the feature exits 2" '[ $RC = 2 ]'
+expect "quota --default PAGES without the feature exits 2" '[ $RC = 2 ]'
 
 if [ -e /dev/full ]; then
 	root=$(build_fixture normal full)
 	ln -sf /dev/full "$root/$Q/default_quota"
 	sq "$root" quota --default 5
-	check "a failed kernel write exits 7 with strerror" \
+	expect "a failed kernel write exits 7 with strerror" \
 		'[ $RC = 7 ] && one_error "No space left on device"'
 else
 	skip "a failed kernel write exits 7 with strerror" "no /dev/full"
@@ -761,7 +748,7 @@ root=$(build_fixture normal perm)
 chmod -R a+rX "$root"
 chmod a-w "$root/$Q/devices/0/quota"
 if sq_unprivileged "$root" quota 0 100; then
-	check "setting a quota without permission exits 4" \
+	expect "setting a quota without permission exits 4" \
 		'[ $RC = 4 ] && one_error "Permission denied" && [ "$(cat "$root/$Q/devices/0/quota")" = 512 ]'
 else
 	skip "setting a quota without permission exits 4" "no setpriv or nobody"
@@ -795,7 +782,7 @@ results() {
 }
 
 sq "$APPLY" apply "$TMP/tuning.conf"
-check "apply sets what differs, by path, UUID= and LABEL=, and reports every setting as a table" \
+expect "apply sets what differs, by path, UUID= and LABEL=, and reports every setting as a table" \
 	'[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	SETTING        NAME            OLD  NEW RESULT
 	default_quota                  512 1000 changed
@@ -805,18 +792,18 @@ check "apply sets what differs, by path, UUID= and LABEL=, and reports every set
 	/dev/sdz9                             5 skipped
 	EOF
 	)" ] && [ "$(cat "$APPLY/$Q/default_quota" "$APPLY/$Q/devices/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
-check "apply reports a device that is not swapped on, and skips it" \
+expect "apply reports a device that is not swapped on, and skips it" \
 	'[ "$ERR" = "swapq: $TMP/tuning.conf:6: /dev/sdz9: not swapped on, skipped" ]'
 
 before=$(queue_mtimes "$APPLY")
 sleep 0.05
 sq "$APPLY" apply "$TMP/tuning.conf"
-check "a second apply writes nothing and reports no change" \
+expect "a second apply writes nothing and reports no change" \
 	'[ $RC = 0 ] && results "unchanged unchanged unchanged unchanged skipped" &&
 	 [ "$(queue_mtimes "$APPLY")" = "$before" ]'
 
 sq "$APPLY" apply -J "$TMP/tuning.conf"
-check "apply --json: the settings table, null where a device has no value" \
+expect "apply --json: the settings table, null where a device has no value" \
 	'[ $RC = 0 ] && json_ok &&
 	 jqt ".settings | map(.setting) == [\"default_quota\",\"LABEL=fast\",\"UUID=0a1b-2c3d\",\"/var/swap file\",\"/dev/sdz9\"]" &&
 	 jqt ".settings | map(.name) == [null,\"/dev/vda2\",\"/dev/sdb1\",\"/var/swap file\",null]" &&
@@ -824,7 +811,7 @@ check "apply --json: the settings table, null where a device has no value" \
 	 jqt ".settings | map(.result) | all(. == \"unchanged\" or . == \"skipped\")"'
 
 sq "$APPLY" apply -r -n -o result,TYPE,setting "$TMP/tuning.conf"
-check "apply -r -n -o picks its columns, TYPE among them" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
+expect "apply -r -n -o picks its columns, TYPE among them" '[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	unchanged  default_quota
 	unchanged 0 LABEL=fast
 	unchanged 2 UUID=0a1b-2c3d
@@ -834,19 +821,19 @@ check "apply -r -n -o picks its columns, TYPE among them" '[ $RC = 0 ] && [ "$OU
 	)" ]'
 
 sq "$APPLY" apply -o +QUOTA "$TMP/tuning.conf"
-check "apply -o with a column of another command exits 1" \
+expect "apply -o with a column of another command exits 1" \
 	'[ $RC = 1 ] && [ -z "$OUT" ] && [[ $ERR == *"unknown column for apply: '\''QUOTA'\''"* ]]'
 
 for opt in --json --raw --noheadings "--output NAME"; do
 	# shellcheck disable=SC2086
 	sq "$APPLY" quota --save $opt "$TMP/save-opt.conf"
-	check "quota --save $opt exits 1 naming the option, writes nothing" \
+	expect "quota --save $opt exits 1 naming the option, writes nothing" \
 		'usage_error "${opt% *} is not valid with --save, which writes a configuration file, not a table" &&
 		 [ ! -e "$TMP/save-opt.conf" ]'
 done
 
 sq "$APPLY" quota --save
-check "quota --save prints the tuning in the format of apply, paths escaped" \
+expect "quota --save prints the tuning in the format of apply, paths escaped" \
 	'[ $RC = 0 ] && [ "$OUT" = "$(cat <<-"EOF"
 	# swapq apply reads this; see swapq(8)
 	default_quota 1000
@@ -857,18 +844,18 @@ check "quota --save prints the tuning in the format of apply, paths escaped" \
 	)" ]'
 
 sq "$APPLY" quota --save "$TMP/saved.conf"
-check "quota --save FILE writes the file, nothing on stdout" \
+expect "quota --save FILE writes the file, nothing on stdout" \
 	'[ $RC = 0 ] && [ -z "$OUT$ERR" ] && grep -qxF "/dev/sdb1 quota 64" "$TMP/saved.conf"'
 
 before=$(queue_mtimes "$APPLY")
 sleep 0.05
 sq "$APPLY" apply "$TMP/saved.conf"
-check "apply of what quota --save wrote writes nothing" \
+expect "apply of what quota --save wrote writes nothing" \
 	'[ $RC = 0 ] && [ -z "$ERR" ] && results "unchanged unchanged unchanged unchanged" &&
 	 [ "$(queue_mtimes "$APPLY")" = "$before" ]'
 
 sq "$NORMAL" apply "$TMP/saved.conf"
-check "apply of a saved file restores the tuning on another tree" \
+expect "apply of a saved file restores the tuning on another tree" \
 	'[ $RC = 0 ] && results "unchanged changed changed changed" &&
 	 [ "$(cat "$NORMAL/$Q/default_quota" "$DEV/"{0,1,2}/quota | tr "\n" " ")" = "1000 2048 256 64 " ]'
 NORMAL=$(build_fixture normal)
@@ -877,7 +864,7 @@ DEV=$NORMAL/$Q/devices
 cp "$TMP/tuning.conf" "$APPLY/etc/swapq.conf"
 echo "default_quota 333" >>"$APPLY/etc/swapq.conf"
 sq "$APPLY" apply
-check "apply without FILE reads etc/swapq.conf below the sysroot" \
+expect "apply without FILE reads etc/swapq.conf below the sysroot" \
 	'[ $RC = 1 ] && [[ $ERR == *"$APPLY/etc/swapq.conf:7: default_quota already set on line 2"* ]]'
 
 cat >"$TMP/bad.conf" <<-'EOF'
@@ -893,7 +880,7 @@ cat >"$TMP/bad.conf" <<-'EOF'
 EOF
 before=$(tree_sum "$APPLY")
 sq "$APPLY" apply "$TMP/bad.conf"
-check "apply of a bad file reports every bad line as file:line, applies nothing, exit 1" \
+expect "apply of a bad file reports every bad line as file:line, applies nothing, exit 1" \
 	'[ $RC = 1 ] && [ -z "$OUT" ] && [ "$(tree_sum "$APPLY")" = "$before" ] &&
 	 [ "$ERR" = "$(cat <<-EOF
 	swapq: $TMP/bad.conf:2: expected '\''default_quota <pages>'\''
@@ -909,30 +896,30 @@ check "apply of a bad file reports every bad line as file:line, applies nothing,
 
 printf '/dev/sdb1 quota 5\nUUID=0a1b-2c3d quota 6\n' >"$TMP/twice.conf"
 sq "$APPLY" apply "$TMP/twice.conf"
-check "apply of one device named twice (path and UUID) applies nothing" \
+expect "apply of one device named twice (path and UUID) applies nothing" \
 	'[ $RC = 1 ] && [ "$(tree_sum "$APPLY")" = "$before" ] &&
 	 one_error "twice.conf:2: UUID=0a1b-2c3d is the device of line 1 (/dev/sdb1), nothing applied"'
 
 sq "$APPLY" apply "$TMP/nonexistent.conf"
-check "apply of a missing file exits 1 and says so" \
+expect "apply of a missing file exits 1 and says so" \
 	'[ $RC = 1 ] && one_error "cannot read $TMP/nonexistent.conf: No such file or directory"'
 
 sq "$APPLY" apply "$TMP/tuning.conf" extra
-check "apply with two files exits 1" '[ $RC = 1 ] && one_error "apply: unexpected argument"'
+expect "apply with two files exits 1" '[ $RC = 1 ] && one_error "apply: unexpected argument"'
 
 
 sq "$APPLY" status --save
-check "--save outside quota exits 1" '[ $RC = 1 ] && [[ $ERR == *"--save is only valid with quota"* ]]'
+expect "--save outside quota exits 1" '[ $RC = 1 ] && [[ $ERR == *"--save is only valid with quota"* ]]'
 
 root=$(build_fixture swapoff)
 printf '/dev/sdc1 quota 9\n' >"$TMP/off.conf"
 sq "$root" apply "$TMP/off.conf"
-check "apply skips a device being swapped off" \
+expect "apply skips a device being swapped off" \
 	'[ $RC = 0 ] && results skipped && [ "$(cat "$root/$Q/devices/3/quota")" = 512 ] &&
 	 [[ $ERR == *"/dev/sdc1: not swapped on, skipped"* ]]'
 
 sq "$NOFEATURE" apply "$TMP/saved.conf"
-check "apply without the feature exits 2" '[ $RC = 2 ]'
+expect "apply without the feature exits 2" '[ $RC = 2 ]'
 
 # A write that fails does not stop the settings after it.
 root=$(build_fixture normal apply-perm)
@@ -941,7 +928,7 @@ chmod a+w "$root/$Q/default_quota" "$root/$Q/devices/"{0,2}/quota
 chmod a-w "$root/$Q/devices/1/quota"
 printf 'default_quota 1000\n/dev/vda2 quota 2048\n/var/swap\\040file quota 77\n/dev/sdb1 quota 64\n' >"$TMP/perm.conf"
 if sq_unprivileged "$root" apply "$TMP/perm.conf"; then
-	check "apply after a failed write: sets the next ones, reports each, exits with the failure (4)" \
+	expect "apply after a failed write: sets the next ones, reports each, exits with the failure (4)" \
 		'[ $RC = 4 ] && [ "$OUT" = "$(cat <<-"EOF"
 		SETTING        NAME            OLD  NEW RESULT
 		default_quota                  512 1000 changed
@@ -959,31 +946,31 @@ fi
 printf '/var/swap\\040file quota 77\n/dev/sdb1 quota 64\n' >"$TMP/fifo.conf"
 FEED=("/var/swap file" /dev/sdz1)
 with_fifo devices/1/path feed apply "$TMP/fifo.conf"
-check "apply: device swapped off before its write: nothing written, the next one set, exit 5" \
+expect "apply: device swapped off before its write: nothing written, the next one set, exit 5" \
 	'[ $RC = 5 ] && results "failed changed" && [ "$QUOTA_NOW" = 256 ] &&
 	 [ "$(cat "$FIFO_ROOT/$Q/devices/2/quota")" = 64 ] &&
 	 [ "$ERR" = "swapq: /var/swap file: unknown swap device (swapped off before its quota was set; nothing written)" ]'
 
 FEED=("/var/swap file" "/var/swap file" /dev/sdz1)
 with_fifo devices/1/path feed apply "$TMP/fifo.conf"
-check "apply: type taken by another device during the write: reported, the next one set, exit 5" \
+expect "apply: type taken by another device during the write: reported, the next one set, exit 5" \
 	'[ $RC = 5 ] && results "failed changed" && [ "$(cat "$FIFO_ROOT/$Q/devices/2/quota")" = 64 ] &&
 	 [[ $ERR == "swapq: /var/swap file: unknown swap device (swapped off while its quota was set"* ]]'
 
 with_fifo devices/1/path reuse apply "$TMP/fifo.conf"
-check "apply: type reused between the check and the write: the new device is not written" \
+expect "apply: type reused between the check and the write: the new device is not written" \
 	'[ $RC = 5 ] && results "failed changed" && [ "$QUOTA_NOW" = 512 ] &&
 	 [ "$(cat "$FIFO_ROOT/$Q/devices/1.old/quota")" = 77 ] &&
 	 [ "$(cat "$FIFO_ROOT/$Q/devices/2/quota")" = 64 ]'
 
 FEED=("/var/swap file" "/var/swap file" "/var/swap file")
 with_fifo devices/1/path feed apply "$TMP/fifo.conf"
-check "apply: unchanged device, written after two checks" \
+expect "apply: unchanged device, written after two checks" \
 	'[ $RC = 0 ] && [ -z "$ERR" ] && results "changed changed" && [ "$QUOTA_NOW" = 77 ]'
 
 unit=$SWAPQ_DIR/swapq-apply.service
 OUT=$(cat "$unit") RC=0 ERR=
-check "swapq-apply.service is a oneshot after swap.target running swapq apply" \
+expect "swapq-apply.service is a oneshot after swap.target running swapq apply" \
 	'grep -qx "Type=oneshot" "$unit" && grep -qx "After=swap.target" "$unit" &&
 	 grep -q "^ExecStart=.*/swapq apply" "$unit" && grep -q "^WantedBy=" "$unit"'
 
@@ -993,17 +980,17 @@ NORMAL=$(build_fixture normal)
 DEV=$NORMAL/$Q/devices
 
 sq "$NORMAL" watch -c 2 -i 0.1
-check "watch -c 2 prints two tables with zero rates" \
+expect "watch -c 2 prints two tables with zero rates" \
 	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | grep -c "^RING PRIO TYPE NAME")" = 2 ] &&
 	 [ "$(printf "%s\n" "$OUT" | grep -c " 0 *0\.0 *0\.00$")" = 6 ]'
 
 sq "$NORMAL" watch -c 2 -i 0.1 -J
-check "watch --json prints one valid object per sample" \
+expect "watch --json prints one valid object per sample" \
 	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | jq -c -s "map(.rates | map(.type))")" = "[[0,1,2],[0,1,2]]" ]'
 
 sq "$NORMAL" watch -c 3 -i 0.1 -J
 now=$(date +%s)
-check "watch --json is JSON Lines: one compact object per sample, with time and interval" \
+expect "watch --json is JSON Lines: one compact object per sample, with time and interval" \
 	'[ $RC = 0 ] && [ "$(printf "%s\n" "$OUT" | wc -l)" = 3 ] &&
 	 printf "%s\n" "$OUT" | while IFS= read -r line; do
 		printf "%s\n" "$line" | jq -e --argjson now "$now" \
@@ -1014,13 +1001,13 @@ check "watch --json is JSON Lines: one compact object per sample, with time and 
 	 [ "$(printf "%s\n" "$OUT" | jq -s "map(.time) | . == sort")" = true ]'
 
 sq "$EMPTY" watch -c 1 -i 0.1 -J
-check "watch --json on empty" '[ $RC = 0 ] && json_ok && jqt ".rates == []"'
+expect "watch --json on empty" '[ $RC = 0 ] && json_ok && jqt ".rates == []"'
 
 page=$(getconf PAGESIZE)
 ( sleep 0.5; echo 1300 >"$DEV/0/allocated" ) &
 sq "$NORMAL" watch -c 1 -i 2 -J -o TYPE,DELTA,PAGES/S,MIB/S,ALLOCATED
 wait
-check "watch computes the rate from allocated deltas" \
+expect "watch computes the rate from allocated deltas" \
 	'[ $RC = 0 ] && json_ok &&
 	 jqt ".rates | map(.delta) == [1000,0,0] and map(.allocated) == [1300,100,50]" &&
 	 jqt ".rates[0][\"pages/s\"] | . > 400 and . <= 500.1" &&
@@ -1028,20 +1015,20 @@ check "watch computes the rate from allocated deltas" \
 
 for bad in 0 -1 abc 1e999 "" 1e-9 1e1 0x10 0.09 86400.5 inf nan " 1" "1 " +1 1. . 1,5; do
 	sq "$NORMAL" watch -c 1 -i "$bad"
-	check "watch -i '$bad' exits 1 naming the interval and its range" \
+	expect "watch -i '$bad' exits 1 naming the interval and its range" \
 		'[ $RC = 1 ] && one_error "invalid interval '\''$bad'\'' (expected a decimal number of seconds from 0.1 to 86400)"'
 done
 
 for good in 0.1 .2 0.25 1; do
 	sq "$EMPTY" watch -c 1 -i "$good" -r
-	check "watch -i $good is accepted" '[ $RC = 0 ] && [ -z "$ERR" ]'
+	expect "watch -i $good is accepted" '[ $RC = 0 ] && [ -z "$ERR" ]'
 done
 
 sq "$NORMAL" watch -c 0
-check "watch -c 0 exits 1" '[ $RC = 1 ] && one_error "invalid count"'
+expect "watch -c 0 exits 1" '[ $RC = 1 ] && one_error "invalid count"'
 
 sq "$NOFEATURE" watch -c 1 -i 0.1
-check "watch without the feature exits 2" '[ $RC = 2 ]'
+expect "watch without the feature exits 2" '[ $RC = 2 ]'
 
 # ---- JSON is valid everywhere ----
 
@@ -1050,7 +1037,7 @@ for fx in normal empty one many; do
 	for cmd in status cpus stats quota "quota --default" "watch -c 1 -i 0.1"; do
 		# shellcheck disable=SC2086
 		sq "$root" -J $cmd
-		check "--json $cmd on $fx is valid JSON" '[ $RC = 0 ] && json_ok'
+		expect "--json $cmd on $fx is valid JSON" '[ $RC = 0 ] && json_ok'
 	done
 done
 
@@ -1088,7 +1075,7 @@ if command -v valgrind >/dev/null; then
 		OUT=$(valgrind -q --error-exitcode=99 --leak-check=full \
 		      "$SWAPQ" --sysroot "$root" $args 2>"$TMP/stderr" >/dev/null)
 		RC=$? ERR=$(<"$TMP/stderr")
-		check "valgrind: swapq ${args:-status} on $fx is clean (exit $want)" \
+		expect "valgrind: swapq ${args:-status} on $fx is clean (exit $want)" \
 			'[ $RC = $want ] && ! grep -q "^==[0-9]*==" "$TMP/stderr"'
 	done
 else
@@ -1098,10 +1085,4 @@ else
 	done
 fi
 
-echo "1..$n"
-if [ "$failed" -gt 0 ]; then
-	echo "# $failed of $n tests failed"
-	exit 1
-fi
-echo "# all $n tests passed"
-exit 0
+tap_end

@@ -15,20 +15,29 @@
 # locks and maps it: swapoff's unuse_pte() meets it there.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
 flavor=${1:-inject}
 delay=${SWAPQ_INJECT_DELAY:-10}
 out=$top/build/test-results/$flavor
 mkdir -p "$out"
 case $flavor in inject|base-inject) ;; *) echo "usage: $0 [inject|base-inject]" >&2; exit 2 ;; esac
+tap_begin
 
 if ! { bash "$top/scripts/prepare-tree.sh" "$flavor" &&
        bash "$top/scripts/build-kernel.sh" "$flavor"; } > "$out/build.log" 2>&1; then
-	tail -n 20 "$out/build.log"
-	echo "not ok - $flavor kernel builds"
-	exit 1
+	tail -n 20 "$out/build.log" | sed 's/^/# /'
+	not_ok "$flavor kernel builds"
+	tap_end
+	exit
 fi
-echo "ok - $flavor kernel builds (tests/inject: $(cd "$top/tests/inject" && echo *.patch))"
+ok "$flavor kernel builds (tests/inject: $(cd "$top/tests/inject" && echo *.patch))"
 export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd-bounce shmem-brd anon-zram}
-exec bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 1800 \
+bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 1800 \
 	-a "brd.rd_nr=8 brd.rd_size=262144 swapq_inject_swapin_delay_ms=$delay" -- \
-	bash "$top/tests/guest/run.sh" 11-swapoff-mthp-race.sh
+	bash "$top/tests/guest/run.sh" 11-swapoff-mthp-race.sh > "$out/guest.tap" 2>&1
+rc=$?
+# the guest's results, as this suite's
+tap_import "$out/guest.tap"
+check "the guest run ended with status 0 (status $rc)" test "$rc" = 0
+tap_end

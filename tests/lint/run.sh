@@ -9,10 +9,14 @@
 #   tests/lint/run.sh
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_begin
 cd "$top" || exit 2
 if ! command -v shellcheck > /dev/null; then
-	echo "not ok - shellcheck installed (make deps)"
-	exit 1
+	not_ok "shellcheck installed (make deps)"
+	tap_end
+	exit
 fi
 
 # scripts: their paths, relative to the top, one a line
@@ -36,23 +40,24 @@ while IFS= read -r f; do
 		[ ! -x "$f" ] || modes+=("$f is executable, but has no #! line")
 	fi
 	if out=$(shellcheck -f gcc "$f" 2>&1); then
-		echo "ok - shellcheck $f"
+		ok "shellcheck $f"
 	else
 		bad=$((bad + 1))
-		echo "not ok - shellcheck $f"
+		not_ok "shellcheck $f"
 		while IFS= read -r line; do echo "# $line"; done <<< "$out"
 	fi
 done < <(scripts)
 if [ "$n" = 0 ]; then
-	echo "not ok - shell scripts found to check"
-	exit 1
+	not_ok "shell scripts found to check"
+	tap_end
+	exit
 fi
 if [ ${#modes[@]} = 0 ]; then
-	echo "ok - file modes: scripts with #! executable, sourced files not ($n files)"
+	ok "file modes: scripts with #! executable, sourced files not ($n files)"
 else
 	bad=$((bad + 1))
-	echo "not ok - file modes: scripts with #! executable, sourced files not ($n files)"
+	not_ok "file modes: scripts with #! executable, sourced files not ($n files)"
 	printf '# %s\n' "${modes[@]}"
 fi
-echo "# shellcheck $(shellcheck --version | sed -n 's/^version: //p'): $n scripts, $bad failed"
-[ "$bad" = 0 ]
+diag "shellcheck $(shellcheck --version | sed -n 's/^version: //p'): $n scripts, $bad failed"
+tap_end

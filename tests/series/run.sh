@@ -4,6 +4,9 @@
 # with W=1 without a warning, and so they do after each of its patches
 # (scripts/bisect-build.sh).  run.sh KERNEL-FLAVOR
 top=$(cd "$(dirname "$0")/../.." && pwd)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+tap_begin
 b=$top/build
 flavor=${1:-debug}
 obj=$b/obj-$flavor
@@ -14,21 +17,21 @@ found() { # TREE: lines of its sources naming a removed symbol
 }
 n=$(found "$b/pristine" | wc -l)
 if [ "$n" -gt 0 ]; then
-	echo "ok - the pristine tree names the removed symbols ($n lines)"
+	ok "the pristine tree names the removed symbols ($n lines)"
 else
-	echo "not ok - the pristine tree names the removed symbols"
+	not_ok "the pristine tree names the removed symbols"
 fi
 if found "$b/linux" > "$b/removed.txt"; then
-	echo "not ok - the patched tree no longer names them"
+	not_ok "the patched tree no longer names them"
 	sed 's/^/# /' "$b/removed.txt"
 else
-	echo "ok - the patched tree no longer names them"
+	ok "the patched tree no longer names them"
 fi
 if grep -wE "$removed" "$obj/System.map" > "$b/removed.txt"; then
-	echo "not ok - the $flavor kernel has none of them"
+	not_ok "the $flavor kernel has none of them"
 	sed 's/^/# /' "$b/removed.txt"
 else
-	echo "ok - the $flavor kernel has none of them"
+	ok "the $flavor kernel has none of them"
 fi
 
 # W=1 on every C file the series touches, in the object tree of make check
@@ -37,9 +40,9 @@ log=$b/w1.log
 bash "$top/scripts/build-kernel.sh" "$flavor" W=1 "${objs[@]}" > "$log" 2>&1
 rc=$?
 if [ $rc = 0 ] && ! grep -q 'warning:' "$log"; then
-	echo "ok - W=1 build of ${objs[*]}: no warnings"
+	ok "W=1 build of ${objs[*]}: no warnings"
 else
-	echo "not ok - W=1 build of ${objs[*]}: no warnings (status $rc)"
+	not_ok "W=1 build of ${objs[*]}: no warnings (status $rc)"
 	sed 's/^/# /' "$log"
 fi
 
@@ -58,12 +61,13 @@ awk -F: 'NR == FNR { added[$1 ":" $2] = 1; next } ($1 ":" $2) in added' "$added"
 # the kernel skips a checker it finds unusable, with only this warning
 grep -q 'not available or not up to date' "$log" && rc=1
 if [ $rc = 0 ] && [ ! -s "$log.ours" ]; then
-	echo "ok - sparse on ${objs[*]}: nothing on the series' lines ($(wc -l < "$log.msgs") on 7.3's own)"
+	ok "sparse on ${objs[*]}: nothing on the series' lines ($(wc -l < "$log.msgs") on 7.3's own)"
 else
-	echo "not ok - sparse on ${objs[*]}: nothing on the series' lines (status $rc)"
+	not_ok "sparse on ${objs[*]}: nothing on the series' lines (status $rc)"
 	sed 's/^/# /' "$log.ours"
 	[ $rc = 0 ] || tail -n 20 "$log" | sed 's/^/# /'
 fi
 
 # every patch builds on its own, in order
 bash "$top/scripts/bisect-build.sh"
+tap_end

@@ -89,7 +89,8 @@ qemu=(qemu-system-x86_64 "${accel[@]}" "${qemu_extra[@]}" -smp "$smp" -m "$mem"
 printf '%q ' "${qemu[@]}" > "$out/qemu.cmd"; echo >> "$out/qemu.cmd"
 timeout -k 10 "$tmo" "${qemu[@]}" &
 qpid=$!
-tail -n +1 -f --pid=$qpid "$out/output.log" | grep --line-buffered -v '^SWAPQ-EXIT ' || true
+# the guest's tty ends lines with CR LF (onlcr): pass them on as plain lines
+tail -n +1 -f --pid=$qpid "$out/output.log" | sed -u -e 's/\r$//' -e '/^SWAPQ-EXIT /d' || true
 qrc=0
 wait $qpid || qrc=$?
 

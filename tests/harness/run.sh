@@ -19,7 +19,7 @@ bash "$top/tests/harness/guest-paths.sh"
 
 # 1. a clean run passes and returns the command's status
 bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm1" -- \
-	bash -c 'grep -q " /sys/fs/cgroup cgroup2" /proc/mounts && grep -q debugfs /proc/mounts && test -b /dev/ram0 && exit 7' \
+	bash -c 'echo plain line; grep -q " /sys/fs/cgroup cgroup2" /proc/mounts && grep -q debugfs /proc/mounts && test -b /dev/ram0 && exit 7' \
 	> "$tmp/clean.log" 2>&1
 rc=$?
 if [ $rc = 7 ]; then
@@ -28,6 +28,9 @@ else
 	not_ok "VM runner returns the guest command's status (got $rc)"
 	sed 's/^/# /' "$tmp/clean.log"
 fi
+# the guest's output arrives as it printed it (a TAP plan must read as one)
+check "the guest's lines reach the host without the tty's carriage returns" \
+	grep -qx 'plain line' "$tmp/clean.log"
 
 # 2. a kernel WARNING fails the run even though the command succeeded
 bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2" -- \

@@ -19,6 +19,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 # shellcheck source=../lib/tap.sh
 . "$top/tests/lib/tap.sh"
+# shellcheck source=../lib/kernel.sh
+. "$top/tests/lib/kernel.sh"
 flavor=${1:-inject}
 case $flavor in
 inject) what="the series without patches 1 and 10"; prep=inject; tests=(16-swapfile-mthp.sh 18-reclaim-populate.sh) ;;
@@ -29,9 +31,7 @@ out=$top/build/test-results/control-$flavor
 mkdir -p "$out"
 tap_begin
 
-if ! { bash "$top/scripts/prepare-tree.sh" "$prep" &&
-       bash "$top/scripts/build-kernel.sh" "$flavor"; } > "$out/build.log" 2>&1; then
-	tail -n 20 "$out/build.log" | sed 's/^/# /'
+if ! suite_kernel "$prep" "$flavor" "$out/build.log"; then
 	not_ok "$flavor kernel builds"
 	tap_end
 	exit

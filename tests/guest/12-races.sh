@@ -31,12 +31,14 @@
 # priority 130 and 73, zram 230 and 44, stress-ng 150 and 150, quota 170
 # and 150, swap files 180-540 and 110-150, fill 28 and 10: a swapoff waits
 # for RCU grace periods, which take long when 4 vCPUs share 2 host cores),
-# so that a scenario whose churn stalled fails on its own.
+# so that a scenario whose churn stalled fails on its own. A kernel N times
+# slower than the debug one (KASAN) runs with SWAPQ_SLOWER=N: floors / N.
 # SWAPQ_SCENARIOS="NAME ..." runs only those.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 tap_begin
 D=${SWAPQ_DURATION:-40}
+SLOWER=${SWAPQ_SLOWER:-1}
 T=/sys/kernel/mm/transparent_hugepage
 ZC=/sys/class/zram-control
 CHURN=$SWAPQ_REPO/build/tests/swapq-churn
@@ -57,7 +59,7 @@ SMALL=32768	# KiB
 begin() { # NAME SECONDS CYCLES-PER-MINUTE
 	name=$1
 	dur=$2 end=''
-	floor=$(($3 * $2 / 60))
+	floor=$(($3 * $2 / 60 / SLOWER))
 	t0=$SECONDS
 	errs=$tmp/$name.errs ncyc=$tmp/$name.cycles rcs=$tmp/$name.rcs stop=$tmp/$name.stop
 	: > "$errs"

@@ -17,6 +17,8 @@ set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 # shellcheck source=../lib/tap.sh
 . "$top/tests/lib/tap.sh"
+# shellcheck source=../lib/kernel.sh
+. "$top/tests/lib/kernel.sh"
 flavor=${1:-inject}
 delay=${SWAPQ_INJECT_DELAY:-10}
 out=$top/build/test-results/$flavor
@@ -24,9 +26,7 @@ mkdir -p "$out"
 case $flavor in inject|base-inject) ;; *) echo "usage: $0 [inject|base-inject]" >&2; exit 2 ;; esac
 tap_begin
 
-if ! { bash "$top/scripts/prepare-tree.sh" "$flavor" &&
-       bash "$top/scripts/build-kernel.sh" "$flavor"; } > "$out/build.log" 2>&1; then
-	tail -n 20 "$out/build.log" | sed 's/^/# /'
+if ! suite_kernel "$flavor" "$flavor" "$out/build.log"; then
 	not_ok "$flavor kernel builds"
 	tap_end
 	exit

@@ -1,0 +1,51 @@
+#!/bin/bash
+# The races on a kernel that catches memory misuse as it happens: the
+# patched tree built with the debug config plus configs/kasan.config
+# (generic KASAN), running a short pass of the race scenarios whose readers
+# and writers meet a swapoff (12-races: sysfs and debugfs readers, quota
+# writers, swap.max) and of the swapoff/mTHP race (11). A KASAN report is a
+# splat, which fails the test that caused it.
+#
+#   tests/kasan/run.sh
+#
+# KASAN makes the guest slower under QEMU TCG (SWAPQ_SLOWER, default 3,
+# divides the races' floors of cycles), so the pass is short
+# (SWAPQ_DURATION, default 20 s a scenario): make check runs it.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd -P)
+# shellcheck source=../lib/tap.sh
+. "$top/tests/lib/tap.sh"
+# shellcheck source=../lib/kernel.sh
+. "$top/tests/lib/kernel.sh"
+out=$top/build/test-results/kasan
+mkdir -p "$out"
+tap_begin
+
+if ! suite_kernel patched kasan "$out/build.log"; then
+	not_ok "kasan kernel builds"
+	tap_end
+	exit
+fi
+ok "kasan kernel builds (the series, debug.config + kasan.config)"
+# the positive control: a read after free (which slub_debug cannot see) is
+# reported, and fails the run
+bash "$top/scripts/run-vm.sh" -k kasan -t 300 -o "$out/vm-uaf" -- \
+	bash -c "modprobe -d '$top/build/mod-kasan' lkdtm && echo READ_AFTER_FREE > /sys/kernel/debug/provoke-crash/DIRECT; exit 0" \
+	> "$out/uaf.log" 2>&1
+rc=$?
+if [ $rc != 0 ] && grep -q 'BUG: KASAN: slab-use-after-free' "$out/uaf.log"; then
+	ok "a read after free fails the run (BUG: KASAN: slab-use-after-free)"
+else
+	not_ok "a read after free fails the run (status $rc)"
+	sed 's/^/# /' "$out/uaf.log"
+fi
+export SWAPQ_DURATION=${SWAPQ_DURATION:-20} SWAPQ_SLOWER=${SWAPQ_SLOWER:-3}
+export SWAPQ_SCENARIOS=${SWAPQ_SCENARIOS:-churn quota shmem-mthp swap-max}
+export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd-bounce}
+bash "$top/scripts/run-vm.sh" -k kasan -s 4 -o "$out/vm" -t 1800 \
+	-a "brd.rd_nr=8 brd.rd_size=262144" -- \
+	bash "$top/tests/guest/run.sh" 12-races.sh 11-swapoff-mthp-race.sh > "$out/guest.tap" 2>&1
+rc=$?
+tap_import "$out/guest.tap"
+check "the guest run ended with status 0 (status $rc)" test "$rc" = 0
+tap_end

@@ -39,6 +39,10 @@
 tap_begin
 D=${SWAPQ_DURATION:-40}
 SLOWER=${SWAPQ_SLOWER:-1}
+# The memcg of two 32M workers: they swap while both are resident. A slow
+# kernel may run them one after the other; SWAPQ_MEMCG_MAX=24M makes each
+# swap on its own.
+MEMCG_MAX=${SWAPQ_MEMCG_MAX:-48M}
 T=/sys/kernel/mm/transparent_hugepage
 ZC=/sys/class/zram-control
 CHURN=$SWAPQ_REPO/build/tests/swapq-churn
@@ -226,7 +230,7 @@ s_churn() {
 	begin churn "$D" 18
 	mthp on
 	on4 5
-	cg=$(memcg races 48M)
+	cg=$(memcg races "$MEMCG_MAX")
 	workers 2 --anon 32M --passes 2
 	churn --prio 5 --pause 100 "${brd4[@]}"
 	churn_wait
@@ -242,7 +246,7 @@ s_parallel() {
 	mthp on
 	on4 5
 	swap_on "$(ram 4)" 1 "$SMALL"
-	cg=$(memcg races 48M)
+	cg=$(memcg races "$MEMCG_MAX")
 	workers 2 --anon 32M --passes 2
 	local d
 	for d in "${brd4[@]}"; do churn --prio 5 --prio 6 --pause 100 "$d"; done
@@ -317,7 +321,7 @@ s_priority() {
 	begin priority "$D" 24
 	mthp off
 	on4 5
-	cg=$(memcg races 48M)
+	cg=$(memcg races "$MEMCG_MAX")
 	workers 2 --anon 32M --passes 2
 	churn --prio 3 --prio 5 --prio 7 --pause 100 "${brd4[@]}"
 	churn_wait
@@ -494,7 +498,7 @@ s_swapfile() { # mthp on|off
 	diag "$name: swap file extents: $(extents "${files[0]}") and $(extents "${files[1]}")"
 	swap_on "$(ram 0)" 5 "$SMALL"
 	swap_on "$(ram 1)" 5 "$SMALL"
-	cg=$(memcg races 48M)
+	cg=$(memcg races "$MEMCG_MAX")
 	workers 2 --anon 32M --passes 2
 	churn --prio 5 --pause 100 "${files[@]}" "$(ram 0)" "$(ram 1)"
 	churn_wait
@@ -527,7 +531,7 @@ s_stress_ng() {
 		not_ok "$name: ext4 for the swap file"
 	fi
 	for d in "${devs[@]}"; do swap_on "$d" 5 "$SMALL"; done
-	cg=$(memcg races 48M)
+	cg=$(memcg races "$MEMCG_MAX")
 	(
 		cd "$fs" && in_memcg "$cg" timeout $((D + 120)) stress-ng --swap 1 --vm 2 --vm-bytes 48M --vm-keep \
 			--verify --temp-path "$fs" --timeout "${D}s" --metrics-brief > "$out" 2>&1

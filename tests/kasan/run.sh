@@ -40,7 +40,7 @@ else
 	not_ok "a read after free fails the run (status $rc)"
 	sed 's/^/# /' "$out/uaf.log"
 fi
-export SWAPQ_DURATION=${SWAPQ_DURATION:-20} SWAPQ_SLOWER=${SWAPQ_SLOWER:-3}
+export SWAPQ_DURATION=${SWAPQ_DURATION:-20} SWAPQ_SLOWER=${SWAPQ_SLOWER:-3} SWAPQ_MEMCG_MAX=${SWAPQ_MEMCG_MAX:-24M}
 export SWAPQ_SCENARIOS=${SWAPQ_SCENARIOS:-churn quota shmem-mthp swap-max}
 export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd-bounce}
 bash "$top/scripts/run-vm.sh" -k kasan -s 4 -o "$out/vm" -t 1800 \

@@ -74,9 +74,10 @@ control: tools initramfs
 		! grep -q '^not ok' $(B)/test-results/control-$(CONTROL).tap
 
 # The races on the KASAN kernel (tests/kasan): a cold build of its own
-# (about 18 minutes on 2 cores) and a guest several times slower, which
-# make check cannot afford within CI's time. Settings: SWAPQ_DURATION,
-# SWAPQ_SCENARIOS, SWAPQ_SLOWER (see tests/kasan/run.sh).
+# (about 18 minutes on 2 cores) and races that take about 2.5 times as
+# long, which make check cannot afford within CI's time. Settings:
+# SWAPQ_DURATION, SWAPQ_SCENARIOS, SWAPQ_SLOWER, SWAPQ_MEMCG_MAX (see
+# tests/kasan/run.sh).
 kasan: tools initramfs
 	@bash tests/kasan/run.sh
 

@@ -8,6 +8,8 @@
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 # shellcheck source=../lib/tap.sh
 . "$top/tests/lib/tap.sh"
+# shellcheck source=../lib/kernel.sh
+. "$top/tests/lib/kernel.sh"
 tap_begin
 kernel=${1:-debug}
 # under build/: the guest mounts its own /tmp over the host one
@@ -33,30 +35,13 @@ check "the guest's lines reach the host without the tty's carriage returns" \
 	grep -qx 'plain line' "$tmp/clean.log"
 
 # 2. a kernel WARNING fails the run even though the command succeeded
-bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2" -- \
-	bash -c "modprobe -d '$top/build/mod-$kernel' lkdtm && echo WARNING > /sys/kernel/debug/provoke-crash/DIRECT; exit 0" \
-	> "$tmp/warn.log" 2>&1
-rc=$?
-if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$tmp/warn.log" && grep -q 'WARNING:' "$tmp/warn.log"; then
-	ok "VM runner fails a run whose kernel log has a WARNING"
-else
-	not_ok "VM runner fails a run whose kernel log has a WARNING (status $rc)"
-	sed 's/^/# /' "$tmp/warn.log"
-fi
+provoked "$kernel" WARNING "$tmp/vm2" 'WARNING:' \
+	"VM runner fails a run whose kernel log has a WARNING"
 
 # 2b. memory misuse is caught: a write past the end of a kmalloc object,
 # seen by slub_debug's red zone (or by KFENCE, when it sampled the object)
-bash "$top/scripts/run-vm.sh" -k "$kernel" -t 300 -o "$tmp/vm2b" -- \
-	bash -c "modprobe -d '$top/build/mod-$kernel' lkdtm && echo SLAB_LINEAR_OVERFLOW > /sys/kernel/debug/provoke-crash/DIRECT; exit 0" \
-	> "$tmp/overflow.log" 2>&1
-rc=$?
-if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$tmp/overflow.log" &&
-   grep -Eq 'BUG [^ ]+ \((Not t|T)ainted|BUG: KFENCE' "$tmp/overflow.log"; then
-	ok "VM runner fails a run in which a slab object was overrun (slub_debug or KFENCE)"
-else
-	not_ok "VM runner fails a run in which a slab object was overrun (status $rc)"
-	sed 's/^/# /' "$tmp/overflow.log"
-fi
+provoked "$kernel" SLAB_LINEAR_OVERFLOW "$tmp/vm2b" 'BUG [^ ]+ \((Not t|T)ainted|BUG: KFENCE' \
+	"VM runner fails a run in which a slab object was overrun (slub_debug or KFENCE)"
 
 # 3. a patch that does not apply stops the tree preparation, naming it
 mkdir -p "$tmp/patches"

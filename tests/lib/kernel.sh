@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# Sourced by the suites that boot a kernel of their own (tests/inject,
-# tests/control, tests/kasan); $top is the repository.
+# Sourced by the suites that boot a kernel of their own (tests/harness,
+# tests/inject, tests/control, tests/kasan); $top is the repository.
 # shellcheck disable=SC2154
 
 # suite_kernel TREE FLAVOR LOG: prepare TREE (prepare-tree.sh's argument)
@@ -13,4 +13,23 @@ suite_kernel() {
 	fi
 	tail -n 20 "$3" | sed 's/^/# /'
 	return 1
+}
+
+# provoked KERNEL CRASHTYPE DIR PATTERN WHAT: boot KERNEL (run-vm.sh's -k,
+# output in DIR) and have lkdtm provoke CRASHTYPE while the command itself
+# succeeds; ok WHAT when the run failed on a kernel splat and its output
+# matches the extended regular expression PATTERN, else the output as TAP
+# comments.
+provoked() {
+	local rc
+	bash "$top/scripts/run-vm.sh" -k "$1" -t 300 -o "$3" -- \
+		bash -c "modprobe -d '$top/build/mod-$1' lkdtm && echo $2 > /sys/kernel/debug/provoke-crash/DIRECT; exit 0" \
+		> "$3.log" 2>&1
+	rc=$?
+	if [ $rc != 0 ] && grep -q 'splat-check: kernel splat' "$3.log" && grep -Eq "$4" "$3.log"; then
+		ok "$5"
+	else
+		not_ok "$5 (status $rc)"
+		sed 's/^/# /' "$3.log"
+	fi
 }

@@ -15,14 +15,14 @@ suite_kernel() {
 	return 1
 }
 
-# provoked KERNEL CRASHTYPE DIR PATTERN WHAT: boot KERNEL (run-vm.sh's -k,
-# output in DIR) and have lkdtm provoke CRASHTYPE while the command itself
-# succeeds; ok WHAT when the run failed on a kernel splat and its output
-# matches the extended regular expression PATTERN, else the output as TAP
-# comments.
+# provoked KERNEL CRASHTYPE DIR PATTERN WHAT [APPEND]: boot KERNEL
+# (run-vm.sh's -k, with APPEND on its command line, output in DIR) and have
+# lkdtm provoke CRASHTYPE while the command itself succeeds; ok WHAT when
+# the run failed on a kernel splat and its output matches the extended
+# regular expression PATTERN, else the output as TAP comments.
 provoked() {
 	local rc
-	bash "$top/scripts/run-vm.sh" -k "$1" -t 300 -o "$3" -- \
+	bash "$top/scripts/run-vm.sh" -k "$1" -t 300 -a "${6:-}" -o "$3" -- \
 		bash -c "modprobe -d '$top/build/mod-$1' lkdtm && echo $2 > /sys/kernel/debug/provoke-crash/DIRECT; exit 0" \
 		> "$3.log" 2>&1
 	rc=$?

@@ -73,10 +73,10 @@ control: tools initramfs
 	@bash -c 'set -o pipefail; bash tests/control/run.sh $(CONTROL) | tee $(B)/test-results/control-$(CONTROL).tap' && \
 		! grep -q '^not ok' $(B)/test-results/control-$(CONTROL).tap
 
-# The races on the KASAN kernel (tests/kasan): a cold build of its own
-# (about 18 minutes on 2 cores) and races that take about 2.5 times as
-# long, which make check cannot afford within CI's time. Settings:
-# SWAPQ_DURATION, SWAPQ_SCENARIOS, SWAPQ_SLOWER, SWAPQ_MEMCG_MAX (see
+# The races that meet a swapoff, on the KASAN kernel (tests/kasan), as make
+# check runs them last; the kernel is a cold build of its own, which make
+# check starts in the background. Settings: SWAPQ_DURATION,
+# SWAPQ_SCENARIOS, SWAPQ_SLOWER, SWAPQ_SMALLER, SWAPQ_MEMCG_MAX (see
 # tests/kasan/run.sh).
 kasan: tools initramfs
 	@bash tests/kasan/run.sh

@@ -1,17 +1,22 @@
 #!/bin/bash
 # The races on a kernel that catches memory misuse as it happens: the
 # patched tree built with the debug config plus configs/kasan.config
-# (generic KASAN), running a short pass of the race scenarios whose readers
-# and writers meet a swapoff (12-races: sysfs and debugfs readers, quota
-# writers, swap.max) and of the swapoff/mTHP race (11). A KASAN report is a
-# splat, which fails the test that caused it.
+# (generic KASAN), running the race scenarios whose readers and writers meet
+# a swapoff (12-races: sysfs and debugfs readers, quota writers, swap.max;
+# tests/lib/kernel.sh's kasan_scenarios, which the debug kernel's run of
+# 12-races skips) and the bounce phase of the swapoff/mTHP race (11), at 4
+# vCPUs. A KASAN report is a splat, which fails the test that caused it.
 #
 #   tests/kasan/run.sh
 #
-# KASAN makes the guest about 2.5 times slower under QEMU TCG
-# (SWAPQ_SLOWER, default 3, divides the races' floors of cycles), so the
-# pass is short (SWAPQ_DURATION, default 20 s a scenario). make kasan runs
-# it; make check cannot afford its build and run within CI's time.
+# KASAN makes the guest about 2.5 times slower under QEMU TCG. A scenario
+# waits for its workers' last run, which took over 4 minutes at the debug
+# run's sizes, so the pass is short and small: SWAPQ_DURATION (default 20 s
+# a scenario), SWAPQ_SLOWER (default 3, divides the floors of cycles),
+# SWAPQ_SMALLER (default 4, divides the workers' sizes and memcg limits)
+# and SWAPQ_MEMCG_MAX (default 24M before that division: each worker swaps
+# even when the slow kernel runs them one after the other). make check and
+# make kasan run it.
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd -P)
 # shellcheck source=../lib/tap.sh
@@ -34,7 +39,7 @@ ok "kasan kernel builds (the series, debug.config + kasan.config)"
 provoked kasan READ_AFTER_FREE "$out/vm-uaf" 'BUG: KASAN: slab-use-after-free' \
 	"a read after free fails the run (BUG: KASAN: slab-use-after-free)" kfence.sample_interval=0
 export SWAPQ_DURATION=${SWAPQ_DURATION:-20} SWAPQ_SLOWER=${SWAPQ_SLOWER:-3} SWAPQ_MEMCG_MAX=${SWAPQ_MEMCG_MAX:-24M}
-export SWAPQ_SCENARIOS=${SWAPQ_SCENARIOS:-churn quota shmem-mthp swap-max}
+export SWAPQ_SMALLER=${SWAPQ_SMALLER:-4} SWAPQ_SCENARIOS=${SWAPQ_SCENARIOS:-$kasan_scenarios}
 export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd-bounce}
 bash "$top/scripts/run-vm.sh" -k kasan -s 4 -o "$out/vm" -t 1800 \
 	-a "brd.rd_nr=8 brd.rd_size=262144" -- \

@@ -3,6 +3,13 @@
 # tests/inject, tests/control, tests/kasan); $top is the repository.
 # shellcheck disable=SC2154
 
+# The race scenarios of tests/guest/12-races.sh that make check runs on the
+# KASAN kernel (tests/kasan) and not again on the debug one: those where
+# sysfs and debugfs readers and quota writers meet a device being swapped
+# off, and swap-in and swap.max meet swapoff.
+# shellcheck disable=SC2034 # used by the files that source this one
+kasan_scenarios="churn quota shmem-mthp swap-max"
+
 # suite_kernel TREE FLAVOR LOG: prepare TREE (prepare-tree.sh's argument)
 # and build FLAVOR from it, all output in LOG; when either fails, the end
 # of LOG as TAP comments and a non-zero status.

@@ -32,9 +32,11 @@ if ! suite_kernel "$flavor" "$flavor" "$out/build.log"; then
 	exit
 fi
 ok "$flavor kernel builds (tests/inject: $(cd "$top/tests/inject" && echo *.patch))"
-# every phase but anon-file-4k, which has no large folio for the injection
-# to delay (12-races' swapfile-mthp-off churns swap files with mTHP off)
-export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd anon-brd-bounce anon-file shmem-brd anon-zram shmem-zram}
+# every phase but the swap files': this kernel lacks patch 1, so 64K
+# folios split to a swap file read back wrong (anon-file failed with 7680
+# mismatched words); 12-races' swapfile-mthp-on and -off churn swap files
+# beside brd devices on the series
+export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd anon-brd-bounce shmem-brd anon-zram shmem-zram}
 bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 1800 \
 	-a "brd.rd_nr=8 brd.rd_size=262144 swapq_inject_swapin_delay_ms=$delay" -- \
 	bash "$top/tests/guest/run.sh" 11-swapoff-mthp-race.sh > "$out/guest.tap" 2>&1

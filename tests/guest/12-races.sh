@@ -44,9 +44,9 @@ SLOWER=${SWAPQ_SLOWER:-1}
 # kernel may run them one after the other; SWAPQ_MEMCG_MAX=24M makes each
 # swap on its own.
 MEMCG_MAX=${SWAPQ_MEMCG_MAX:-48M}
-# SWAPQ_SMALLER=N divides every memcg limit and every worker's size by N,
-# so that a slow kernel's worker run, which a scenario waits for, stays
-# short; the swap devices keep their sizes.
+# SWAPQ_SMALLER=N divides every memcg limit and every worker's size by N
+# (but swap-max's), so that a slow kernel's worker run, which a scenario
+# waits for, stays short; the swap devices keep their sizes.
 SMALLER=${SWAPQ_SMALLER:-1}
 if ! [[ $MEMCG_MAX =~ ^[1-9][0-9]*M$ && $SMALLER =~ ^[1-9][0-9]*$ ]]; then
 	not_ok "SWAPQ_MEMCG_MAX ($MEMCG_MAX) is a size in M, SWAPQ_SMALLER ($SMALLER) a positive integer"
@@ -433,21 +433,24 @@ s_swap_max() {
 	mthp on
 	local d devs=("$(ram 0)" "$(ram 1)" "$(ram 2)")
 	for d in "${devs[@]}"; do swap_on "$d" 5 "$SMALL"; done
-	cg=$(memcg races "$(mib 24)")
-	local smax=$(((12 << 20) / SMALLER))
-	echo "$smax" > "$cg/memory.swap.max"
 	# 40M cannot fit in 24M of memory and 12M of swap: that worker meets
 	# swap.max and is OOM-killed, over and over; the 12M one is swapped out
 	# beside it and must verify its data. It is exempt from the OOM killer
-	# (a big worker just restarted can be the smaller task while the swap
-	# cache of the one killed before still fills the memcg: on KASAN, every
-	# small run was killed once) and starts first, in the empty memcg: a
-	# later run may fail to start (ENOMEM, no task left to kill), which
-	# only a mismatch would fail
+	# (a big worker just restarted can leave it the largest task) and
+	# starts first, in the empty memcg; a later run may fail to start with
+	# no task left to kill: only a mismatch fails. The programs are read in
+	# first, in the root memcg: a file page of theirs charged here could be
+	# reclaimed, and reading it back with no task to kill fails (SIGBUS).
+	# The sizes are not divided by SWAPQ_SMALLER: at a 6M memcg, every
+	# small run on KASAN was killed, or died loading once exempt.
+	cg=$(memcg races 24M)
+	local smax=$((12 << 20))
+	echo "$smax" > "$cg/memory.swap.max"
+	cat "$FILL" "$(command -v choom)" > /dev/null
 	limit=(choom -n -1000 --)
-	workers 1 --anon "$(mib 12)" --passes 2
+	workers 1 --anon 12M --passes 2
 	limit=()
-	workers 1 --anon "$(mib 40)" --passes 2
+	workers 1 --anon 40M --passes 2
 	churn --prio 5 --pause 100 --lenient "${devs[@]}"
 	churn_wait
 	local peak max fail

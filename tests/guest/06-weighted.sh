@@ -22,7 +22,7 @@ check "quota 1536 device takes 3/4 within 10% ($a1 of $((a0 + a1)))" within 10 "
 finish_worker
 
 # Under load: a worker keeps rewriting its memory; swap the quotas meanwhile
-memcg_bg "$cg" "$FILL" --anon 200M --passes 3 --quiet
+memcg_bg "$cg" "$FILL" --anon 128M --passes 2 --quiet
 until [ $(( $(dev_attr "$(ram 0)" allocated) + $(dev_attr "$(ram 1)" allocated) - a0 - a1 )) -gt 20000 ]; do
 	kill -0 $worker 2>/dev/null || break
 	sleep 0.5

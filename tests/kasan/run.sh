@@ -13,7 +13,8 @@
 # waits for its workers' last run, which took over 4 minutes at the debug
 # run's sizes, so the pass is short and small: SWAPQ_DURATION (default 20 s
 # a scenario), SWAPQ_SLOWER (default 3, divides the floors of cycles),
-# SWAPQ_SMALLER (default 4, divides the workers' sizes and memcg limits)
+# SWAPQ_SMALLER (default 4, divides the workers' sizes and memcg limits,
+# but swap-max's, which a 6M memcg left no room to verify in)
 # and SWAPQ_MEMCG_MAX (default 24M before that division: each worker swaps
 # even when the slow kernel runs them one after the other). make check and
 # make kasan run it.

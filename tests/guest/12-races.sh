@@ -48,8 +48,11 @@ MEMCG_MAX=${SWAPQ_MEMCG_MAX:-48M}
 # (but swap-max's), so that a slow kernel's worker run, which a scenario
 # waits for, stays short; the swap devices keep their sizes.
 SMALLER=${SWAPQ_SMALLER:-1}
-if ! [[ $MEMCG_MAX =~ ^[1-9][0-9]*M$ && $SMALLER =~ ^[1-9][0-9]*$ ]]; then
-	not_ok "SWAPQ_MEMCG_MAX ($MEMCG_MAX) is a size in M, SWAPQ_SMALLER ($SMALLER) a positive integer"
+# SWAPQ_PASSES=N: each worker run writes and verifies its memory N times
+# (default 2); a slow kernel's scenario waits less for its last run with 1.
+PASSES=${SWAPQ_PASSES:-2}
+if ! [[ $MEMCG_MAX =~ ^[1-9][0-9]*M$ && $SMALLER =~ ^[1-9][0-9]*$ && $PASSES =~ ^[1-9][0-9]*$ ]]; then
+	not_ok "SWAPQ_MEMCG_MAX ($MEMCG_MAX) is a size in M, SWAPQ_SMALLER ($SMALLER) and SWAPQ_PASSES ($PASSES) positive integers"
 	tap_end
 	exit
 fi
@@ -245,7 +248,7 @@ s_churn() {
 	mthp on
 	on4 5
 	cg=$(memcg races "$(mib "$MEMCG_MAX")")
-	workers 2 --anon "$(mib 32)" --passes 2
+	workers 2 --anon "$(mib 32)" --passes "$PASSES"
 	churn --prio 5 --pause 100 "${brd4[@]}"
 	churn_wait
 	workers_verified
@@ -261,7 +264,7 @@ s_parallel() {
 	on4 5
 	swap_on "$(ram 4)" 1 "$SMALL"
 	cg=$(memcg races "$(mib "$MEMCG_MAX")")
-	workers 2 --anon "$(mib 32)" --passes 2
+	workers 2 --anon "$(mib 32)" --passes "$PASSES"
 	local d
 	for d in "${brd4[@]}"; do churn --prio 5 --prio 6 --pause 100 "$d"; done
 	churn_wait
@@ -305,7 +308,7 @@ s_quota() {
 	cg=$(memcg races "$(mib 32)")
 	: > "$tmp/quota.n"
 	: > "$tmp/quota.bad"
-	workers 2 --anon "$(mib 24)" --passes 2
+	workers 2 --anon "$(mib 24)" --passes "$PASSES"
 	churn --prio 5 --pause 50 "${brd4[@]}"
 	quota_writer &
 	local w1=$!
@@ -336,7 +339,7 @@ s_priority() {
 	mthp off
 	on4 5
 	cg=$(memcg races "$(mib "$MEMCG_MAX")")
-	workers 2 --anon "$(mib 32)" --passes 2
+	workers 2 --anon "$(mib 32)" --passes "$PASSES"
 	churn --prio 3 --prio 5 --prio 7 --pause 100 "${brd4[@]}"
 	churn_wait
 	diag "$name: rings at the end: $(grep '^ring ' "$DBG" | tr '\n' ' ')"
@@ -361,7 +364,7 @@ s_fill() {
 	swap_on "$(ram 2)" 5 "$SMALL"
 	l1=$(dev_type "$(ram 1)") l2=$(dev_type "$(ram 2)")
 	cg=$(memcg races "$(mib 32)")
-	workers 2 --anon "$(mib 24)" --passes 2
+	workers 2 --anon "$(mib 24)" --passes "$PASSES"
 	while running; do
 		t=$(dev_type "$small")
 		# wait for it to fill (the queue marks it unavailable)
@@ -411,8 +414,8 @@ s_shmem_mthp() {
 	# a worker run that does not finish in time is killed (status 124),
 	# a swapoff interrupted: failures
 	limit=(timeout "$bound")
-	workers 1 --shared "$(mib 16)" --passes 2
-	workers 1 --shmem "$(mib 16)" --passes 2
+	workers 1 --shared "$(mib 16)" --passes "$PASSES"
+	workers 1 --shmem "$(mib 16)" --passes "$PASSES"
 	churn --prio 5 --pause 100 --bound "$bound" "${brd4[@]}"
 	churn_wait
 	diag "$name: 64K shmem_alloc $a0 -> $(cat "$T/hugepages-64kB/stats/shmem_alloc"), swpout $s0 -> $(cat "$T/hugepages-64kB/stats/swpout"), swpin $i0 -> $(cat "$T/hugepages-64kB/stats/swpin")"
@@ -448,9 +451,9 @@ s_swap_max() {
 	echo "$smax" > "$cg/memory.swap.max"
 	cat "$FILL" "$(command -v choom)" > /dev/null
 	limit=(choom -n -1000 --)
-	workers 1 --anon 12M --passes 2
+	workers 1 --anon 12M --passes "$PASSES"
 	limit=()
-	workers 1 --anon 40M --passes 2
+	workers 1 --anon 40M --passes "$PASSES"
 	churn --prio 5 --pause 100 --lenient "${devs[@]}"
 	churn_wait
 	local peak max fail
@@ -486,7 +489,7 @@ s_zram() {
 	done
 	check "$name: three zram devices swapped on with discard" test "$(swap_count)" -eq 3
 	cg=$(memcg races "$(mib 32)")
-	workers 2 --anon "$(mib 24)" --passes 2
+	workers 2 --anon "$(mib 24)" --passes "$PASSES"
 	churn --prio 5 --pause 100 --discard "${zram[@]}"
 	churn_wait
 	# swapon's log line ends in "D" (discardable), "s" (discard at swapon)
@@ -526,7 +529,7 @@ s_swapfile() { # mthp on|off
 	swap_on "$(ram 0)" 5 "$SMALL"
 	swap_on "$(ram 1)" 5 "$SMALL"
 	cg=$(memcg races "$(mib "$MEMCG_MAX")")
-	workers 2 --anon "$(mib 32)" --passes 2
+	workers 2 --anon "$(mib 32)" --passes "$PASSES"
 	churn --prio 5 --pause 100 "${files[@]}" "$(ram 0)" "$(ram 1)"
 	churn_wait
 	workers_verified

@@ -14,8 +14,10 @@
 # run's sizes, so the pass is short and small: SWAPQ_DURATION (default 20 s
 # a scenario), SWAPQ_SLOWER (default 3, divides the floors of cycles),
 # SWAPQ_SMALLER (default 4, divides the workers' sizes and memcg limits,
-# but swap-max's, which a 6M memcg left no room to verify in)
-# and SWAPQ_MEMCG_MAX (default 24M before that division: each worker swaps
+# but swap-max's, which a 6M memcg left no room to verify in),
+# SWAPQ_PASSES (default 1: each worker run writes and verifies its memory
+# once; a run of two passes lasted the whole of churn's two minutes) and
+# SWAPQ_MEMCG_MAX (default 24M before that division: each worker swaps
 # even when the slow kernel runs them one after the other). make check and
 # make kasan run it.
 set -uo pipefail
@@ -40,7 +42,8 @@ ok "kasan kernel builds (the series, debug.config + kasan.config)"
 provoked kasan READ_AFTER_FREE "$out/vm-uaf" 'BUG: KASAN: slab-use-after-free' \
 	"a read after free fails the run (BUG: KASAN: slab-use-after-free)" kfence.sample_interval=0
 export SWAPQ_DURATION=${SWAPQ_DURATION:-20} SWAPQ_SLOWER=${SWAPQ_SLOWER:-3} SWAPQ_MEMCG_MAX=${SWAPQ_MEMCG_MAX:-24M}
-export SWAPQ_SMALLER=${SWAPQ_SMALLER:-4} SWAPQ_SCENARIOS=${SWAPQ_SCENARIOS:-$kasan_scenarios}
+export SWAPQ_SMALLER=${SWAPQ_SMALLER:-4} SWAPQ_PASSES=${SWAPQ_PASSES:-1}
+export SWAPQ_SCENARIOS=${SWAPQ_SCENARIOS:-$kasan_scenarios}
 export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd-bounce}
 bash "$top/scripts/run-vm.sh" -k kasan -s 4 -o "$out/vm" -t 1800 \
 	-a "brd.rd_nr=8 brd.rd_size=262144" -- \

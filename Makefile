@@ -76,8 +76,8 @@ control: tools initramfs
 # The races that meet a swapoff, on the KASAN kernel (tests/kasan), as make
 # check runs them last; the kernel is a cold build of its own, which make
 # check starts in the background. Settings: SWAPQ_DURATION,
-# SWAPQ_SCENARIOS, SWAPQ_SLOWER, SWAPQ_SMALLER, SWAPQ_MEMCG_MAX (see
-# tests/kasan/run.sh).
+# SWAPQ_SCENARIOS, SWAPQ_SLOWER, SWAPQ_SMALLER, SWAPQ_PASSES,
+# SWAPQ_MEMCG_MAX (see tests/kasan/run.sh).
 kasan: tools initramfs
 	@bash tests/kasan/run.sh
 

@@ -37,6 +37,8 @@ ok "$flavor kernel builds (tests/inject: $(cd "$top/tests/inject" && echo *.patc
 # mismatched words); 12-races' swapfile-mthp-on and -off churn swap files
 # beside brd devices on the series
 export SWAPQ_PHASES=${SWAPQ_PHASES:-anon-brd anon-brd-bounce shmem-brd anon-zram shmem-zram}
+# 20 s a phase: the injected delay makes the race meet every swapoff
+export SWAPQ_DURATION=${SWAPQ_DURATION:-20}
 bash "$top/scripts/run-vm.sh" -k "$flavor" -o "$out/vm" -t 1800 \
 	-a "brd.rd_nr=8 brd.rd_size=262144 swapq_inject_swapin_delay_ms=$delay" -- \
 	bash "$top/tests/guest/run.sh" 11-swapoff-mthp-race.sh > "$out/guest.tap" 2>&1

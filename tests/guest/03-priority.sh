@@ -1,6 +1,8 @@
 #!/bin/bash
 # Strict priority: the highest ring is the only one used until its devices
-# are full; only then does allocation fall back to the next ring.
+# are full, and its equal-priority devices share it; only then does
+# allocation fall back to the next ring. Every worker's data verifies after
+# swap-in.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 tap_begin
@@ -17,6 +19,11 @@ run_stopped "$cg" 88M
 sed 's/^/# /' /proc/swaps
 top=$(( $(swap_used "$(ram 0)") + $(swap_used "$(ram 1)") ))
 check "top ring carries the swap ($top KiB)" test $top -gt $((20 * 1024))
+# an even split gives each half: a device left out of the ring fails
+for i in 0 1; do
+	u=$(swap_used "$(ram $i)")
+	check "$(ram $i) carries a share of the top ring ($u of $top KiB)" test $((u * 100)) -ge $((top * 25))
+done
 check "lower rings unused while the top ring has room" \
 	test "$(swap_used "$(ram 2)")" -eq 0 -a "$(swap_used "$(ram 3)")" -eq 0
 finish_worker
@@ -34,4 +41,5 @@ check "default-priority ring still unused" test "$(swap_used "$(ram 3)")" -eq 0
 finish_worker
 rmdir "$cg"
 swap_off_all
+check "all devices swapped off" test "$(swap_count)" -eq 0
 tap_end

@@ -122,10 +122,13 @@ within() {
 }
 
 # Queue interface (sysfs) helpers
+# read_attr VAR FILE: the first line of FILE into VAR, without the fork and
+# exec of a cat (slow under QEMU TCG); fails when FILE cannot be read
+read_attr() { IFS= read -r "$1" < "$2"; }
 dev_type() { # DEV: its swap type, from the queue's sysfs
-	local d
+	local d p
 	for d in "$QUEUE"/devices/*; do
-		[ "$(cat "$d/path" 2>/dev/null)" = "$1" ] && { basename "$d"; return 0; }
+		read_attr p "$d/path" 2>/dev/null && [ "$p" = "$1" ] && { echo "${d##*/}"; return 0; }
 	done
 	return 1
 }
@@ -148,15 +151,15 @@ finish_worker() {
 # consistent: the queue's sysfs, debugfs and /proc/swaps describe the same
 # devices, rings and priorities; print what disagrees, fail if anything does
 consistent() {
-	local bad=0 n=0 t d path prio ring line r i expect_prio
+	local bad=0 n=0 t d path prio ring line r i expect_prio v dring dpos dprio
 	local -A seen
 	# every /proc/swaps device has a sysfs directory with its priority
 	while read -r path _ _ _ prio; do
 		n=$((n + 1))
 		t=$(dev_type "$path") || { echo "# no sysfs directory for $path"; bad=1; continue; }
 		seen[$t]=1
-		[ "$(cat "$QUEUE/devices/$t/priority")" = "$prio" ] ||
-			{ echo "# $path: sysfs priority $(cat "$QUEUE/devices/$t/priority") != $prio"; bad=1; }
+		read_attr v "$QUEUE/devices/$t/priority"
+		[ "$v" = "$prio" ] || { echo "# $path: sysfs priority $v != $prio"; bad=1; }
 	done < <(awk 'NR > 1' /proc/swaps)
 	local ndev
 	ndev=$(find "$QUEUE/devices" -mindepth 1 -maxdepth 1 | wc -l)
@@ -172,9 +175,11 @@ consistent() {
 		expect_prio=$prio i=0
 		for t in $line; do
 			d=$QUEUE/devices/$t
-			if [ "$(cat "$d/ring")" != "$r" ] || [ "$(cat "$d/position")" != "$i" ] ||
-				[ "$(cat "$d/priority")" != "$prio" ]; then
-				echo "# type $t: ring $(cat "$d/ring") position $(cat "$d/position") priority $(cat "$d/priority"), debugfs says $r/$i/$prio"
+			read_attr dring "$d/ring"
+			read_attr dpos "$d/position"
+			read_attr dprio "$d/priority"
+			if [ "$dring" != "$r" ] || [ "$dpos" != "$i" ] || [ "$dprio" != "$prio" ]; then
+				echo "# type $t: ring $dring position $dpos priority $dprio, debugfs says $r/$i/$prio"
 				bad=1
 			fi
 			unset "seen[$t]"
@@ -184,7 +189,8 @@ consistent() {
 	done < <(grep '^ring ' $DBG)
 	[ ${#seen[@]} = 0 ] || { echo "# devices in no ring: ${!seen[*]}"; bad=1; }
 	# debugfs: same generation; a cpu line per CPU and ring
-	[ "$(awk '$1 == "generation" { print $2 }' $DBG)" = "$(cat $QUEUE/generation)" ] ||
+	read_attr v "$QUEUE/generation"
+	[ "$(awk '$1 == "generation" { print $2 }' $DBG)" = "$v" ] ||
 		{ echo "# debugfs generation differs"; bad=1; }
 	local cpus
 	cpus=$(awk -F, '{ n = 0; for (i = 1; i <= NF; i++) { split($i, a, "-"); n += (a[2] == "" ? 1 : a[2] - a[1] + 1) } print n }' /sys/devices/system/cpu/possible)

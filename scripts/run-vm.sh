@@ -78,8 +78,10 @@ if [ "${SWAPQ_ICOUNT:-0}" = 1 ]; then
 	append="nokaslr norandmaps $append"
 fi
 read -ra qemu_extra <<< "${SWAPQ_QEMU_ARGS:-}"
+# a socket per vCPU: the guest kernel has no ACPI (configs/vm.config), and
+# SeaBIOS's MP table, which then gives the CPUs, lists one per package
 # shellcheck disable=SC2054
-qemu=(qemu-system-x86_64 "${accel[@]}" "${qemu_extra[@]}" -smp "$smp" -m "$mem"
+qemu=(qemu-system-x86_64 "${accel[@]}" "${qemu_extra[@]}" -smp "$smp,sockets=$smp" -m "$mem"
 	-display none -monitor none -no-reboot -nodefaults
 	-kernel "$bz" -initrd "$initrd"
 	-append "$(cmdline)"

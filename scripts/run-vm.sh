@@ -55,6 +55,7 @@ rm -f "$out"/{console.log,output.log,dmesg}
 	# SWAPQ_* settings of the caller (SWAPQ_DURATION ...) reach the guest
 	for v in $(compgen -v SWAPQ_); do printf 'export %s=%q\n' "$v" "${!v}"; done
 	printf 'export SWAPQ_REPO=%q\n' "$top"
+	printf 'export SWAPQ_VCPUS=%q\n' "$smp"
 	printf 'exec'; printf ' %q' "$@"; printf '\n'
 } > "$out/cmd"
 # debug kernels (KFENCE built in): slab red zones, checks and poisoning too

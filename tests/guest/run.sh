@@ -14,6 +14,10 @@ tests=("$@")
 [ ${#tests[@]} -gt 0 ] || mapfile -t tests < <(awk -v smp="smp=$(nproc)" '
 	{ sub(/#.*/, "") } NF && ($2 == smp || (NF == 1 && smp == "smp=2")) { print $1 }' check.list)
 echo "# guest kernel $(uname -r), $(nproc) CPUs, $(awk '/MemTotal/ { print $2 }' /proc/meminfo) KiB"
+# a guest short of the vCPUs run-vm.sh gave it (CPUs the firmware did not
+# list) would run another check.list set, or none
+[ -z "${SWAPQ_VCPUS:-}" ] ||
+	check "the guest has the $SWAPQ_VCPUS vCPUs it was given ($(nproc))" test "$(nproc)" = "$SWAPQ_VCPUS"
 for t in "${tests[@]}"; do
 	t=${t##*/}
 	name=${t%.sh}

@@ -123,8 +123,15 @@ within() {
 
 # Queue interface (sysfs) helpers
 # read_attr VAR FILE: the first line of FILE into VAR, without the fork and
-# exec of a cat (slow under QEMU TCG); fails when FILE cannot be read
-read_attr() { IFS= read -r "$1" < "$2"; }
+# exec of a cat (slow under QEMU TCG); when FILE cannot be read, VAR is
+# empty and the status non-zero
+read_attr() {
+	local line=''
+	IFS= read -r line < "$2"
+	local rc=$?
+	printf -v "$1" %s "$line"
+	return $rc
+}
 dev_type() { # DEV: its swap type, from the queue's sysfs
 	local d p
 	for d in "$QUEUE"/devices/*; do

@@ -17,12 +17,12 @@ cg=$(memcg prio 48M)
 # 40 MiB to swap: fits in the top ring alone
 run_stopped "$cg" 88M
 sed 's/^/# /' /proc/swaps
-top=$(( $(swap_used "$(ram 0)") + $(swap_used "$(ram 1)") ))
+for i in 0 1; do used[i]=$(swap_used "$(ram $i)"); done
+top=$((used[0] + used[1]))
 check "top ring carries the swap ($top KiB)" test $top -gt $((20 * 1024))
 # an even split gives each half: a device left out of the ring fails
 for i in 0 1; do
-	u=$(swap_used "$(ram $i)")
-	check "$(ram $i) carries a share of the top ring ($u of $top KiB)" test $((u * 100)) -ge $((top * 25))
+	check "$(ram $i) carries a share of the top ring (${used[i]} of $top KiB)" test $((used[i] * 100)) -ge $((top * 25))
 done
 check "lower rings unused while the top ring has room" \
 	test "$(swap_used "$(ram 2)")" -eq 0 -a "$(swap_used "$(ram 3)")" -eq 0
